@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// Daemon start-up, reload and shutdown on one io_context thread.
+#include "app/daemon.hpp"
+
+#include <csignal>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "app/version.hpp"
+#include "dialects/dispatcher.hpp"
+#include "dialects/mcpu_dialect.hpp"
+#include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/log.hpp"
+#include "mcpud/core/tool_registry.hpp"
+#include "tools/info_tool.hpp"
+#include "tools/pin_sampling.hpp"
+#include "tools/pin_table.hpp"
+#include "tools/pin_tools.hpp"
+#include "transports/tcp_listener.hpp"
+#include "transports/tty_listener.hpp"
+
+namespace mcpud::app {
+
+std::expected<config::Config, std::string> load_config(const Options& options) {
+  auto loaded = options.config_path ? config::load_file(*options.config_path) : config::builtin();
+  if (!loaded) return loaded;
+  if (!options.listen.empty()) loaded->listen = options.listen;
+  for (const auto& spec : options.ttys) {
+    auto tty = config::parse_tty(spec);
+    if (!tty) return std::unexpected("--tty " + tty.error());
+    loaded->ttys.push_back(*tty);
+  }
+  if (options.log_level) loaded->log_level = *options.log_level;
+  for (const auto& spec : loaded->listen) {
+    if (auto endpoint = transports::parse_listen_address(spec); !endpoint) return std::unexpected("listen " + endpoint.error());
+  }
+  for (const auto& tty : loaded->ttys) {
+    if (!transports::supported_baud(tty.baud)) {
+      return std::unexpected("tty " + tty.path + ": unsupported baud rate " + std::to_string(tty.baud));
+    }
+  }
+  return loaded;
+}
+
+struct Daemon::Impl {
+  explicit Impl(Options opts) : options(std::move(opts)) {}
+
+  Options options;
+  boost::asio::io_context io{1};
+  boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
+  config::Config config;
+  ToolRegistry registry;
+  dialects::Dispatcher dispatcher{registry};
+  rpc::Engine engine{dispatcher};
+  std::unique_ptr<tools::PinTable> pins;
+  std::unique_ptr<tools::PinSampling> sampling;
+  transports::SessionSet sessions;
+  std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners;
+  std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
+
+  transports::SessionLimits session_limits() const {
+    return {config.limits.max_line_bytes, config.limits.client_queue_bytes};
+  }
+
+  void apply_log_level() {
+    if (auto level = log::parse_level(config.log_level)) log::set_level(*level);
+  }
+
+  void install_front_doors() {
+    dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
+                                                [this] { return tools::describe_pins(*pins); }});
+    tools::register_info_tool(registry, {[this] { return config.device; }, kVersion,
+                                         [this] { return pins->pins().size(); }, [this] { return config.board; }});
+  }
+
+  // Replaces the board's pins and their tools with those of `next`.
+  std::expected<void, std::string> apply_pins(const config::Config& next) {
+    auto table = tools::PinTable::build(next);
+    if (!table) return std::unexpected(table.error().message);
+    ToolRegistry::Batch batch(registry);
+    if (sampling) sampling->stop();
+    registry.remove_owner(tools::kPinToolsOwner);
+    pins = std::move(*table);
+    tools::register_pin_tools(registry, *pins);
+    sampling = std::make_unique<tools::PinSampling>(io, *pins);
+    sampling->start();
+    return {};
+  }
+
+  // Opens listeners the configuration names and closes those it no longer does;
+  // unchanged ones (and their clients) stay up.
+  bool reconcile_listeners() {
+    bool ok = true;
+    std::erase_if(tcp_listeners, [&](const auto& l) {
+      const bool gone = std::find(config.listen.begin(), config.listen.end(), l->spec()) == config.listen.end();
+      if (gone) l->close();
+      return gone;
+    });
+    for (const auto& spec : config.listen) {
+      if (std::any_of(tcp_listeners.begin(), tcp_listeners.end(), [&](const auto& l) { return l->spec() == spec; })) continue;
+      auto listener = std::make_unique<transports::TcpListener>(io, spec, engine, sessions, session_limits(), config.limits.max_clients);
+      if (auto opened = listener->open(); !opened) {
+        log::error("tcp", opened.error());
+        ok = false;
+        continue;
+      }
+      tcp_listeners.push_back(std::move(listener));
+    }
+    std::vector<std::string> tty_specs;
+    for (const auto& tty : config.ttys) tty_specs.push_back(tty.path + ":" + std::to_string(tty.baud));
+    std::erase_if(tty_listeners, [&](const auto& l) {
+      return std::find(tty_specs.begin(), tty_specs.end(), l->spec()) == tty_specs.end();
+    });
+    for (const auto& tty : config.ttys) {
+      const auto spec = tty.path + ":" + std::to_string(tty.baud);
+      if (std::any_of(tty_listeners.begin(), tty_listeners.end(), [&](const auto& l) { return l->spec() == spec; })) continue;
+      auto listener = std::make_unique<transports::TtyListener>(io, tty.path, tty.baud, engine, sessions, session_limits());
+      listener->start();
+      tty_listeners.push_back(std::move(listener));
+    }
+    return ok;
+  }
+
+  bool start() {
+    auto loaded = load_config(options);
+    if (!loaded) {
+      log::error("config", loaded.error());
+      return false;
+    }
+    config = std::move(*loaded);
+    apply_log_level();
+    install_front_doors();
+    if (auto applied = apply_pins(config); !applied) {
+      log::error("pins", applied.error());
+      return false;
+    }
+    if (!reconcile_listeners()) return false;
+    log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
+              pins->pins().size(), " pins, ", registry.size(), " tools");
+    return true;
+  }
+
+  void reload() {
+    log::info("daemon", "reloading ", options.config_path.value_or("the built-in configuration"));
+    auto loaded = load_config(options);
+    if (!loaded) {
+      log::error("config", loaded.error(), "; keeping the running configuration");
+      return;
+    }
+    if (auto applied = apply_pins(*loaded); !applied) {
+      log::error("pins", applied.error(), "; keeping the running configuration");
+      return;
+    }
+    config = std::move(*loaded);
+    apply_log_level();
+    reconcile_listeners();
+    log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
+  }
+
+  void shutdown() {
+    for (auto& l : tcp_listeners) l->close();
+    for (auto& l : tty_listeners) l->close();
+    sessions.close_all();
+    if (sampling) sampling->stop();
+    if (pins) pins->drive_safe_values();
+    signals.cancel();
+    log::info("daemon", "stopped; outputs at their safe values");
+  }
+
+  void wait_for_signal() {
+    signals.async_wait([this](boost::system::error_code ec, int signal) {
+      if (ec) return;
+      if (signal == SIGHUP) {
+        reload();
+        wait_for_signal();
+        return;
+      }
+      log::info("daemon", "received ", signal == SIGINT ? "SIGINT" : "SIGTERM", ", shutting down");
+      shutdown();
+    });
+  }
+};
+
+Daemon::Daemon(Options options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Daemon::~Daemon() = default;
+
+int Daemon::run() {
+  std::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
+  if (!impl_->start()) {
+    impl_->shutdown();
+    return 1;
+  }
+  impl_->wait_for_signal();
+  impl_->io.run();
+  return 0;
+}
+
+}  // namespace mcpud::app

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// mcpud's command line: run the daemon, or check a configuration file.
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "app/daemon.hpp"
+#include "app/version.hpp"
+#include "mcpud/core/log.hpp"
+#include "tools/pin_table.hpp"
+
+namespace {
+
+constexpr const char* kDefaultConfig = "/etc/mcpud/mcpud.toml";
+
+// Validates a configuration as the daemon would load it and prints the result.
+int check_config(const mcpud::app::Options& options) {
+  auto config = mcpud::app::load_config(options);
+  if (config) {
+    if (auto pins = mcpud::tools::PinTable::build(*config); !pins) config = std::unexpected(pins.error().message);
+  }
+  if (!config) {
+    std::cerr << "mcpud: configuration invalid: " << config.error() << "\n";
+    return 1;
+  }
+  auto resolved = config->resolved;
+  resolved["listen"] = config->listen;
+  std::cout << resolved.dump(2) << "\n";
+  std::cerr << "mcpud: " << options.config_path.value_or("built-in configuration") << ": OK, " << config->pins.size()
+            << " pins\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"mcpud: MCP/U and MCP device daemon for embedded Linux boards"};
+  mcpud::app::Options options;
+  std::string config_path;
+  std::string check_path;
+  std::string log_level;
+  cli.add_option("-c,--config", config_path, std::string("Configuration file (default ") + kDefaultConfig +
+                                                 " if it exists, else the built-in simulated board)");
+  cli.add_option("-l,--listen", options.listen, "Serve MCP/U on TCP ADDR:PORT, e.g. 127.0.0.1:3000 or [::1]:3000 (repeatable; replaces the config's list)");
+  cli.add_option("-t,--tty", options.ttys, "Serve MCP/U on a serial port PATH[:BAUD], e.g. /dev/ttyGS0:115200 (repeatable)");
+  cli.add_option("--log-level", log_level, "debug, info, warn or error")->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
+  cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
+  cli.add_flag_callback("-V,--version", [] {
+    std::cout << "mcpud " << mcpud::app::kVersion << "\n";
+    throw CLI::Success();
+  }, "Print the version and exit");
+  CLI11_PARSE(cli, argc, argv);
+
+  if (!log_level.empty()) {
+    options.log_level = log_level == "warning" ? "warn" : log_level;
+    mcpud::log::set_level(*mcpud::log::parse_level(log_level));
+  }
+  if (!check_path.empty()) {
+    options.config_path = check_path;
+    return check_config(options);
+  }
+  if (!config_path.empty()) {
+    options.config_path = config_path;
+  } else if (std::error_code ec; std::filesystem::exists(kDefaultConfig, ec)) {
+    options.config_path = kDefaultConfig;
+  }
+  return mcpud::app::Daemon(std::move(options)).run();
+}

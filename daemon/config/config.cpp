@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// TOML to JSON, schema validation, and the checks a schema cannot express.
+#include "config/config.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "config/config_schema.hpp"
+#include "mcpud/core/schema.hpp"
+
+namespace mcpud::config {
+
+extern const char* const kBuiltinConfig;
+
+namespace {
+
+using nlohmann::json;
+
+json to_json(const toml::node& node) {
+  if (const auto* table = node.as_table()) {
+    json out = json::object();
+    for (const auto& [key, value] : *table) out[std::string(key.str())] = to_json(value);
+    return out;
+  }
+  if (const auto* array = node.as_array()) {
+    json out = json::array();
+    for (const auto& value : *array) out.push_back(to_json(value));
+    return out;
+  }
+  if (const auto* v = node.as_string()) return v->get();
+  if (const auto* v = node.as_integer()) return v->get();
+  if (const auto* v = node.as_floating_point()) return v->get();
+  if (const auto* v = node.as_boolean()) return v->get();
+  // Dates and times have no use in mcpud's config; as strings, the schema
+  // reports them as the wrong type.
+  std::ostringstream text;
+  node.visit([&](const auto& value) { text << value; });
+  return text.str();
+}
+
+EdgeMode parse_edges(const std::string& name) {
+  if (name == "rising") return EdgeMode::Rising;
+  if (name == "falling") return EdgeMode::Falling;
+  if (name == "both") return EdgeMode::Both;
+  return EdgeMode::None;
+}
+
+SamplingOptions parse_sampling(const json& j) {
+  SamplingOptions s;
+  s.interval_ms = j.at("interval_ms").get<std::uint32_t>();
+  s.buffer_size = j.at("buffer_size").get<std::size_t>();
+  s.summary = j.at("summary").get<bool>();
+  s.edges = parse_edges(j.at("edges").get<std::string>());
+  s.event_capacity = j.at("event_capacity").get<std::size_t>();
+  if (j.contains("thresholds")) {
+    s.thresholds = Thresholds{j["thresholds"][0].get<double>(), j["thresholds"][1].get<double>(),
+                              j.at("hysteresis").get<double>()};
+  }
+  return s;
+}
+
+void parse_sim(const json& sim, PinConfig& pin) {
+  using Mode = hal::SimInputSpec::Mode;
+  using Wave = hal::SimAnalogSpec::Waveform;
+  const std::string mode = sim.value("mode", "constant");
+  pin.sim_input.mode = mode == "square" ? Mode::Square : mode == "loopback" ? Mode::Loopback : Mode::Constant;
+  pin.sim_input.level = sim.value("level", false);
+  pin.sim_input.loopback_from = sim.value("from", "");
+  const std::string wave = sim.value("waveform", "sine");
+  pin.sim_analog.waveform = wave == "constant" ? Wave::Constant
+                            : wave == "triangle" ? Wave::Triangle
+                            : wave == "noise"    ? Wave::Noise
+                                                 : Wave::Sine;
+  pin.sim_analog.min = sim.value("min", pin.sim_analog.min);
+  pin.sim_analog.max = sim.value("max", pin.sim_analog.max);
+  pin.sim_analog.seed = sim.value("seed", pin.sim_analog.seed);
+  pin.sim_analog.scale_mv = sim.value("scale_mv", pin.sim_analog.scale_mv);
+  pin.sim_analog.offset = sim.value("offset", pin.sim_analog.offset);
+  const std::uint32_t period = sim.value("period_ms", 0u);
+  if (period != 0) {
+    pin.sim_input.period_ms = period;
+    pin.sim_analog.period_ms = period;
+  }
+}
+
+// Keys that only make sense for some pin types; the schema cannot say so.
+std::expected<void, std::string> check_keys_fit_type(const json& j, const std::string& where, hal::PinType type) {
+  struct Rule {
+    const char* key;
+    bool allowed;
+  };
+  const bool output = type == hal::PinType::DigitalOutput;
+  const bool input = type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput;
+  const bool pwm = type == hal::PinType::PwmOutput;
+  for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm},
+                          Rule{"pwm", pwm}, Rule{"sampling", input}, Rule{"sim", input}}) {
+    if (j.contains(rule.key) && !rule.allowed) {
+      return std::unexpected(where + "." + rule.key + ": not used by a " + std::string(hal::pin_type_name(type)) + " pin");
+    }
+  }
+  return {};
+}
+
+std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string& where) {
+  PinConfig pin;
+  pin.name = j.at("name").get<std::string>();
+  pin.pin = j.at("pin").get<int>();
+  hal::parse_pin_type(j.at("type").get<std::string>(), pin.type);
+  if (auto fits = check_keys_fit_type(j, where, pin.type); !fits) return std::unexpected(fits.error());
+  pin.description = j.at("description").get<std::string>();
+  pin.initial = j.value("initial", false);
+  if (j.contains("safe_value")) pin.safe_value = j["safe_value"].get<bool>();
+  if (j.contains("safe_duty")) pin.safe_duty = j["safe_duty"].get<double>();
+  if (j.contains("pwm")) pin.frequency_hz = j["pwm"].at("frequency_hz").get<std::uint32_t>();
+  if (j.contains("sampling")) {
+    pin.sampling = parse_sampling(j["sampling"]);
+    if (pin.sampling->thresholds && pin.sampling->thresholds->low > pin.sampling->thresholds->high) {
+      return std::unexpected(where + ".sampling.thresholds: low (first) must not exceed high (second)");
+    }
+  }
+  if (j.contains("sim")) parse_sim(j["sim"], pin);
+  if (pin.type == hal::PinType::DigitalInput && pin.sim_input.mode == hal::SimInputSpec::Mode::Loopback &&
+      pin.sim_input.loopback_from.empty()) {
+    return std::unexpected(where + ".sim.from: a loopback input needs the name of a digital_output");
+  }
+  return pin;
+}
+
+// Names and numbers are unique; loopback sources are digital outputs.
+std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) {
+  std::set<std::string> names;
+  std::set<int> numbers;
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    const auto where = "pins[" + std::to_string(i) + "]";
+    if (!names.insert(pins[i].name).second) return std::unexpected(where + ".name: '" + pins[i].name + "' is used by another pin");
+    if (!numbers.insert(pins[i].pin).second) {
+      return std::unexpected(where + ".pin: " + std::to_string(pins[i].pin) + " is used by another pin");
+    }
+  }
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    const auto& pin = pins[i];
+    if (pin.type != hal::PinType::DigitalInput || pin.sim_input.mode != hal::SimInputSpec::Mode::Loopback) continue;
+    const auto source = std::find_if(pins.begin(), pins.end(), [&](const auto& p) { return p.name == pin.sim_input.loopback_from; });
+    if (source == pins.end() || source->type != hal::PinType::DigitalOutput) {
+      return std::unexpected("pins[" + std::to_string(i) + "].sim.from: no digital_output named '" + pin.sim_input.loopback_from + "'");
+    }
+  }
+  return {};
+}
+
+std::expected<Config, std::string> from_json(json document) {
+  static const json schema = json::parse(kConfigSchema);
+  if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
+  Config config;
+  config.device = document["device"].get<std::string>();
+  config.board = document["board"].get<std::string>();
+  config.listen = document["listen"].get<std::vector<std::string>>();
+  for (std::size_t i = 0; i < document["tty"].size(); ++i) {
+    auto tty = parse_tty(document["tty"][i].get<std::string>());
+    if (!tty) return std::unexpected("tty[" + std::to_string(i) + "]: " + tty.error());
+    config.ttys.push_back(*tty);
+  }
+  config.log_level = document["log_level"].get<std::string>();
+  const auto& limits = document["limits"];
+  config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
+                   limits["max_clients"].get<std::size_t>()};
+  for (std::size_t i = 0; i < document["pins"].size(); ++i) {
+    auto pin = parse_pin(document["pins"][i], "pins[" + std::to_string(i) + "]");
+    if (!pin) return std::unexpected(pin.error());
+    config.pins.push_back(std::move(*pin));
+  }
+  if (auto checked = check_pins(config.pins); !checked) return std::unexpected(checked.error());
+  config.resolved = std::move(document);
+  return config;
+}
+
+}  // namespace
+
+std::expected<Config, std::string> parse(std::string_view toml_text, std::string_view source) {
+  toml::table table;
+  try {
+    table = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream message;
+    message << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
+    return std::unexpected(message.str());
+  }
+  auto config = from_json(to_json(table));
+  if (!config) return std::unexpected(std::string(source) + ": " + config.error());
+  return config;
+}
+
+std::expected<Config, std::string> load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::unexpected(path + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path);
+}
+
+Config builtin() {
+  auto config = parse(kBuiltinConfig, "built-in simulated board");
+  // The built-in text is tested; failing here is a build defect, not a user error.
+  if (!config) throw std::logic_error(config.error());
+  return std::move(*config);
+}
+
+std::expected<TtyConfig, std::string> parse_tty(std::string_view spec) {
+  TtyConfig tty;
+  const auto colon = spec.rfind(':');
+  tty.path = std::string(spec.substr(0, colon));
+  if (colon != std::string_view::npos) {
+    const auto baud_text = spec.substr(colon + 1);
+    const auto [end, ec] = std::from_chars(baud_text.data(), baud_text.data() + baud_text.size(), tty.baud);
+    if (ec != std::errc{} || end != baud_text.data() + baud_text.size() || tty.baud == 0) {
+      return std::unexpected("'" + std::string(spec) + "': baud rate must be a positive number after ':'");
+    }
+  }
+  if (tty.path.empty() || tty.path.front() != '/') {
+    return std::unexpected("'" + std::string(spec) + "': expected an absolute device path, e.g. /dev/ttyGS0:115200");
+  }
+  return tty;
+}
+
+}  // namespace mcpud::config

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// The daemon's configuration: parsed from TOML, checked against the config
+// schema with the same validator as tool arguments, then cross-checked.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/sampler.hpp"
+#include "mcpud/hal/pins.hpp"
+#include "mcpud/hal/sim_board.hpp"
+
+namespace mcpud::config {
+
+struct PinConfig {
+  std::string name;
+  int pin = 0;  // the logical pin number clients use
+  hal::PinType type = hal::PinType::DigitalOutput;
+  std::string description;
+  bool initial = false;                 // digital_output
+  std::optional<bool> safe_value;       // digital_output: driven on exit
+  std::uint32_t frequency_hz = 1000;    // pwm_output
+  std::optional<double> safe_duty;      // pwm_output, 0-255: driven on exit
+  std::optional<SamplingOptions> sampling;  // inputs
+  hal::SimInputSpec sim_input;          // board "sim", digital_input
+  hal::SimAnalogSpec sim_analog;        // board "sim", adc_input
+};
+
+struct TtyConfig {
+  std::string path;
+  std::uint32_t baud = 115200;
+};
+
+struct Limits {
+  std::size_t max_line_bytes = 64 * 1024;
+  std::size_t client_queue_bytes = 1024 * 1024;
+  std::size_t max_clients = 256;
+};
+
+struct Config {
+  std::string device = "mcpud";
+  std::string board = "sim";
+  std::vector<std::string> listen;  // "host:port", "[v6]:port"
+  std::vector<TtyConfig> ttys;
+  std::string log_level = "info";
+  Limits limits;
+  std::vector<PinConfig> pins;
+  nlohmann::json resolved;  // the validated document with defaults, for --check-config
+};
+
+// Parses TOML text; `source` names it in messages. Errors name the key path
+// ("pins[2].type: must be one of ...") or the TOML line and column.
+std::expected<Config, std::string> parse(std::string_view toml_text, std::string_view source);
+std::expected<Config, std::string> load_file(const std::string& path);
+// The built-in simulated board (config/examples/sim.toml, compiled in).
+Config builtin();
+
+// "PATH" or "PATH:BAUD" as given to --tty.
+std::expected<TtyConfig, std::string> parse_tty(std::string_view spec);
+
+}  // namespace mcpud::config

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The one error type of the daemon core: a JSON-RPC code, a message, and for
+// domain errors a stable name that clients find in error.data.code.
+#pragma once
+
+#include <expected>
+#include <string>
+#include <string_view>
+
+namespace mcpud {
+
+namespace rpc_code {
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+}  // namespace rpc_code
+
+// Failures a client can act on. Each has a stable name and a JSON-RPC code in
+// the -32000..-32099 range; the mapping lives in one table in error.cpp.
+enum class DomainError {
+  PinNotFound,
+  WrongPinType,
+  SamplingNotEnabled,
+  ReadError,
+  WriteError,
+  DeviceDisconnected,
+  Timeout,
+  NotAuthorized,
+  UnknownSession,
+  PortAlreadyInUse,
+  OpenError,
+  Busy,
+  TooManyClients,
+};
+
+struct Error {
+  int code = rpc_code::kInternalError;
+  std::string message;
+  std::string name;  // empty for protocol errors, e.g. "PIN_NOT_FOUND" otherwise
+
+  static Error parse_error(std::string message);
+  static Error invalid_request(std::string message);
+  static Error method_not_found(std::string message);
+  static Error invalid_params(std::string message);
+  static Error internal(std::string message);
+  static Error domain(DomainError kind, std::string message);
+};
+
+// The stable name of a domain error ("PIN_NOT_FOUND") and its JSON-RPC code.
+std::string_view domain_error_name(DomainError kind);
+int domain_error_code(DomainError kind);
+
+template <class T>
+using Result = std::expected<T, Error>;
+
+}  // namespace mcpud

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Splits a byte stream into newline-terminated lines, with a cap on line length.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace mcpud {
+
+// Feed bytes as they arrive; complete lines come out without their "\n" or
+// "\r\n". A partial line waits for its rest. A line longer than the cap is
+// reported once as an overflow and discarded up to its newline, after which
+// framing goes on normally. Not thread-safe.
+class LineFramer {
+ public:
+  explicit LineFramer(std::size_t max_line_bytes) : max_line_bytes_(max_line_bytes) {}
+
+  // Calls on_line(std::string_view) for every complete line and on_overflow()
+  // once per over-long line. Empty lines are skipped.
+  template <class OnLine, class OnOverflow>
+  void feed(std::string_view bytes, OnLine&& on_line, OnOverflow&& on_overflow);
+
+  // Bytes held for an incomplete line.
+  std::size_t pending_bytes() const { return partial_.size(); }
+  std::size_t max_line_bytes() const { return max_line_bytes_; }
+
+ private:
+  static std::string_view trim_cr(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+  }
+
+  std::size_t max_line_bytes_;
+  std::string partial_;
+  bool discarding_ = false;  // inside an over-long line, skipping to its newline
+};
+
+template <class OnLine, class OnOverflow>
+void LineFramer::feed(std::string_view bytes, OnLine&& on_line, OnOverflow&& on_overflow) {
+  while (!bytes.empty()) {
+    const auto newline = bytes.find('\n');
+    const auto chunk = bytes.substr(0, newline);
+    if (newline == std::string_view::npos) {
+      if (discarding_) return;
+      // +1 leaves room for the '\r' of a maximal "\r\n"-terminated line.
+      if (partial_.size() + chunk.size() > max_line_bytes_ + 1) {
+        partial_.clear();
+        discarding_ = true;
+        on_overflow();
+        return;
+      }
+      partial_.append(chunk);
+      return;
+    }
+    bytes.remove_prefix(newline + 1);
+    if (discarding_) {
+      discarding_ = false;  // the over-long line ends here and was already reported
+      continue;
+    }
+    // Fast path: a line wholly inside this read is passed on without a copy.
+    if (!partial_.empty()) partial_.append(chunk);
+    const auto line = trim_cr(partial_.empty() ? chunk : std::string_view(partial_));
+    if (line.size() > max_line_bytes_) {
+      on_overflow();
+    } else if (!line.empty()) {
+      on_line(line);
+    }
+    partial_.clear();
+  }
+}
+
+}  // namespace mcpud

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// The daemon's logger: levels, a category per module, one line per message on
+// stderr, with syslog priority prefixes when stderr is the systemd journal.
+#pragma once
+
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+namespace mcpud::log {
+
+enum class Level { Debug, Info, Warn, Error };
+
+void set_level(Level level);
+Level level();
+std::optional<Level> parse_level(std::string_view name);  // "debug", "info", "warn", "error"
+inline bool enabled(Level at) { return at >= level(); }
+
+void write(Level at, std::string_view category, std::string_view message);
+
+template <class... Parts>
+void print(Level at, std::string_view category, const Parts&... parts) {
+  if (!enabled(at)) return;
+  std::ostringstream out;
+  (out << ... << parts);
+  write(at, category, out.str());
+}
+
+template <class... Parts>
+void debug(std::string_view category, const Parts&... parts) { print(Level::Debug, category, parts...); }
+template <class... Parts>
+void info(std::string_view category, const Parts&... parts) { print(Level::Info, category, parts...); }
+template <class... Parts>
+void warn(std::string_view category, const Parts&... parts) { print(Level::Warn, category, parts...); }
+template <class... Parts>
+void error(std::string_view category, const Parts&... parts) { print(Level::Error, category, parts...); }
+
+}  // namespace mcpud::log

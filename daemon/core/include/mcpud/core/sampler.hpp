@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Per-pin sample history: a cumulative summary, a ring buffer whose entries carry
+// a sequence number (so a poller can drain without gaps or duplicates), and an
+// event queue (threshold crossings with hysteresis, digital edges).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace mcpud {
+
+enum class EdgeMode { None, Rising, Falling, Both };
+enum class EventType { ThresholdHigh, ThresholdLow, BackInRange, Rising, Falling };
+std::string_view event_type_name(EventType type);
+
+struct Thresholds {
+  double low = 0;
+  double high = 0;
+  // A value must come back past a threshold by this much before the pin counts
+  // as back in range; stops a noisy signal near a threshold from flooding events.
+  double hysteresis = 0;
+};
+
+struct SamplingOptions {
+  std::uint32_t interval_ms = 1000;
+  std::size_t buffer_size = 0;  // 0: no ring buffer
+  bool summary = true;
+  std::optional<Thresholds> thresholds;
+  EdgeMode edges = EdgeMode::None;
+  std::size_t event_capacity = 64;
+
+  bool events_enabled() const { return thresholds.has_value() || edges != EdgeMode::None; }
+};
+
+// A ring of the newest `capacity` items, each with a sequence number starting at 1.
+template <class T>
+class SequencedRing {
+ public:
+  struct Entry {
+    std::uint64_t seq;
+    T item;
+  };
+  struct Slice {
+    std::vector<const Entry*> entries;  // oldest first
+    std::uint64_t lost = 0;             // entries after `since` that were overwritten
+  };
+
+  explicit SequencedRing(std::size_t capacity) : capacity_(capacity) {}
+
+  void push(T item) {
+    if (capacity_ == 0) return;
+    if (entries_.size() == capacity_) entries_.pop_front();
+    entries_.push_back({++last_seq_, std::move(item)});
+  }
+
+  // Entries with seq > since (all when since is 0), oldest first, at most `limit`.
+  Slice read(std::uint64_t since, std::size_t limit) const {
+    Slice slice;
+    const std::uint64_t first = entries_.empty() ? last_seq_ + 1 : entries_.front().seq;
+    if (since + 1 < first) slice.lost = first - since - 1;
+    const std::size_t skip = since >= first ? static_cast<std::size_t>(since - first + 1) : 0;
+    for (std::size_t i = skip; i < entries_.size() && slice.entries.size() < limit; ++i) {
+      slice.entries.push_back(&entries_[i]);
+    }
+    return slice;
+  }
+
+  std::uint64_t last_seq() const { return last_seq_; }
+  std::size_t size() const { return entries_.size(); }
+  std::size_t capacity() const { return capacity_; }
+
+ private:
+  std::size_t capacity_;
+  std::deque<Entry> entries_;
+  std::uint64_t last_seq_ = 0;
+};
+
+struct Sample {
+  double value = 0;
+  std::int64_t timestamp_ms = 0;  // wall clock, milliseconds since the Unix epoch
+};
+
+struct PinEvent {
+  EventType type = EventType::ThresholdHigh;
+  double value = 0;
+  std::optional<double> threshold;
+  std::int64_t timestamp_ms = 0;
+};
+
+// Cumulative since sampling started. The mean is kept incrementally, so it stays
+// exact however many samples arrive (no saturating counter).
+struct Summary {
+  double latest = 0;
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  std::uint64_t count = 0;
+  std::int64_t latest_timestamp_ms = 0;
+};
+
+// Not thread-safe; owned by the event loop.
+class PinSampler {
+ public:
+  explicit PinSampler(SamplingOptions options);
+
+  // Records one sample: updates the summary and buffer, and queues threshold and
+  // edge events it causes.
+  void add(double value, std::int64_t timestamp_ms);
+  // Queues an edge reported by hardware (e.g. a GPIO line event), which may be
+  // faster than the sampling interval.
+  void add_edge(bool rising, std::int64_t timestamp_ms);
+
+  const SamplingOptions& options() const { return options_; }
+  const Summary& summary() const { return summary_; }
+  const SequencedRing<Sample>& buffer() const { return buffer_; }
+  const SequencedRing<PinEvent>& events() const { return events_; }
+
+ private:
+  enum class Band { Unknown, Low, InRange, High };
+  void check_thresholds(double value, std::int64_t timestamp_ms);
+
+  SamplingOptions options_;
+  Summary summary_;
+  SequencedRing<Sample> buffer_;
+  SequencedRing<PinEvent> events_;
+  Band band_ = Band::Unknown;
+};
+
+}  // namespace mcpud

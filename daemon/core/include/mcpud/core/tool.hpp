@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// A Tool: one named, schema-described operation that a back room offers to every
+// front door through the ToolRegistry.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/error.hpp"
+
+namespace mcpud {
+
+struct ToolAnnotations {
+  bool user_only = false;    // privileged: listed to MCP clients only on request
+  bool read_only = false;    // never changes the device's state
+  bool destructive = false;  // may undo or overwrite something irreversibly
+  std::optional<std::uint32_t> polling_interval_ms;  // suggested auto-call interval
+};
+
+using ToolResult = Result<nlohmann::json>;
+// Called exactly once with the tool's result; may be called before invoke returns
+// or later from the event loop (asynchronous tools).
+using ToolReply = std::function<void(ToolResult)>;
+using ToolInvoke = std::function<void(nlohmann::json arguments, ToolReply reply)>;
+
+struct Tool {
+  std::string name;
+  std::string description;
+  nlohmann::json input_schema = nlohmann::json::object();  // JSON Schema of the arguments
+  ToolAnnotations annotations;
+  std::string owner;  // the back room that registered it, e.g. "pins", "bridge:uno"
+  ToolInvoke invoke;  // receives arguments already validated, defaults filled in
+};
+
+}  // namespace mcpud

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// The one tool registry: every back room adds its tools here, every front door
+// lists and calls them through it. Single-threaded (event loop only).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "mcpud/core/tool.hpp"
+
+namespace mcpud {
+
+class ToolRegistry {
+ public:
+  using ChangeListener = std::function<void()>;
+
+  // Adds a tool. Fails (invalid params) when the name is empty or already taken.
+  Result<void> add(Tool tool);
+  // Removes every tool registered by `owner`; returns how many were removed.
+  std::size_t remove_owner(std::string_view owner);
+
+  // nullptr when no tool has that name.
+  std::shared_ptr<const Tool> find(std::string_view name) const;
+  // All tools in registration order.
+  const std::vector<std::shared_ptr<const Tool>>& tools() const { return tools_; }
+  std::size_t size() const { return tools_.size(); }
+
+  // Validates `arguments` against the tool's schema (filling defaults), then
+  // invokes it. An unknown tool gives -32601, invalid arguments -32602 naming the
+  // field as "<arguments_root>.<field>". `reply` is called exactly once.
+  void call(std::string_view name, nlohmann::json arguments, ToolReply reply,
+            std::string_view arguments_root = "params") const;
+
+  // Listeners run after every change of the tool set (add, remove). Adding many
+  // tools inside one `Batch` notifies once at its end.
+  void on_change(ChangeListener listener) { listeners_.push_back(std::move(listener)); }
+
+  class Batch {
+   public:
+    explicit Batch(ToolRegistry& registry) : registry_(registry) { ++registry_.batch_depth_; }
+    ~Batch();
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
+   private:
+    ToolRegistry& registry_;
+  };
+
+ private:
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  void changed();
+
+  std::vector<std::shared_ptr<const Tool>> tools_;
+  std::unordered_map<std::string, std::shared_ptr<const Tool>, StringHash, std::equal_to<>> by_name_;
+  std::vector<ChangeListener> listeners_;
+  int batch_depth_ = 0;
+  bool pending_change_ = false;
+};
+
+}  // namespace mcpud

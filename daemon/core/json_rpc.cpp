@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// JSON-RPC 2.0 request validation, dispatch, batches and response encoding.
+#include "mcpud/core/json_rpc.hpp"
+
+#include <exception>
+#include <vector>
+
+namespace mcpud::rpc {
+namespace {
+
+using nlohmann::json;
+
+// An id may be a string, an integer or null; anything else makes the request invalid.
+bool valid_id(const json& id) { return id.is_string() || id.is_number_integer() || id.is_null(); }
+
+// Collects the replies of a batch and sends them as one array when the last arrives.
+struct BatchReplies {
+  std::vector<std::string> parts;
+  std::size_t pending = 0;
+  Responder respond;
+
+  void finish_one(std::string part) {
+    if (!part.empty()) parts.push_back(std::move(part));
+    if (--pending > 0) return;
+    if (parts.empty()) return;  // a batch of notifications gets no reply at all
+    std::string out = "[";
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (i > 0) out += ',';
+      out += parts[i];
+    }
+    out += ']';
+    respond(std::move(out));
+  }
+};
+
+}  // namespace
+
+std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string response(const json& id, const ToolResult& result) {
+  if (!result) return error_response(id, result.error());
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  out += dump(id);
+  out += R"(,"result":)";
+  out += dump(*result);
+  out += '}';
+  return out;
+}
+
+std::string error_response(const json& id, const Error& error) {
+  json body = {{"code", error.code}, {"message", error.message}};
+  if (!error.name.empty()) body["data"] = {{"code", error.name}};
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  out += dump(id);
+  out += R"(,"error":)";
+  out += dump(body);
+  out += '}';
+  return out;
+}
+
+std::string Engine::line_too_long(std::size_t max_line_bytes) {
+  return error_response(nullptr, Error::invalid_request("Invalid request: line longer than " +
+                                                        std::to_string(max_line_bytes) + " bytes"));
+}
+
+std::size_t nesting_depth(std::string_view text) {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+void Engine::handle_line(std::string_view line, Responder respond) {
+  if (nesting_depth(line) > limits_.max_depth) {
+    respond(error_response(nullptr, Error::invalid_request("Invalid request: JSON nested deeper than " +
+                                                           std::to_string(limits_.max_depth) + " levels")));
+    return;
+  }
+  json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded()) {
+    respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
+    return;
+  }
+  if (!message.is_array()) {
+    handle_message(message, [respond = std::move(respond)](std::string reply) {
+      if (!reply.empty()) respond(std::move(reply));
+    });
+    return;
+  }
+  if (message.empty()) {
+    respond(error_response(nullptr, Error::invalid_request("Invalid request: empty batch")));
+    return;
+  }
+  if (message.size() > limits_.max_batch) {
+    respond(error_response(nullptr, Error::invalid_request("Invalid request: batch of " +
+                                                           std::to_string(message.size()) + " exceeds " +
+                                                           std::to_string(limits_.max_batch))));
+    return;
+  }
+  auto batch = std::make_shared<BatchReplies>();
+  batch->pending = message.size();
+  batch->respond = std::move(respond);
+  for (auto& element : message) {
+    handle_message(element, [batch](std::string reply) { batch->finish_one(std::move(reply)); });
+  }
+}
+
+// Validates one request object and dispatches it. `done` gets the serialized
+// reply, or an empty string for a notification.
+void Engine::handle_message(json& message, std::function<void(std::string)> done) {
+  if (!message.is_object()) {
+    done(error_response(nullptr, Error::invalid_request("Invalid request: expected an object")));
+    return;
+  }
+  const auto id_it = message.find("id");
+  const bool is_notification = id_it == message.end();
+  json id = is_notification ? json(nullptr) : *id_it;
+  if (!valid_id(id)) {
+    done(error_response(nullptr, Error::invalid_request("Invalid request: id must be a string, an integer or null")));
+    return;
+  }
+  const auto method_it = message.find("method");
+  if (method_it == message.end() && (message.contains("result") || message.contains("error"))) {
+    done({});  // a response from the peer; the daemon sends no requests, so nothing awaits it
+    return;
+  }
+  const auto version_it = message.find("jsonrpc");
+  std::string problem;
+  if (version_it == message.end() || *version_it != "2.0") {
+    problem = "Invalid request: jsonrpc must be \"2.0\"";
+  } else if (method_it == message.end() || !method_it->is_string()) {
+    problem = "Invalid request: method must be a string";
+  }
+  if (!problem.empty()) {
+    done(error_response(id, Error::invalid_request(std::move(problem))));
+    return;
+  }
+  json params = json::object();
+  if (const auto params_it = message.find("params"); params_it != message.end()) {
+    if (!params_it->is_object()) {
+      done(is_notification ? std::string{}
+                           : error_response(id, Error::invalid_params("Invalid params: params must be an object")));
+      return;
+    }
+    params = std::move(*params_it);
+  }
+  // Shared so that a handler that throws before replying still gets an answer out.
+  struct PendingReply {
+    json id;
+    bool notification;
+    std::function<void(std::string)> done;
+    bool sent = false;
+    void send(const ToolResult& result) {
+      if (sent) return;
+      sent = true;
+      done(notification ? std::string{} : response(id, result));
+    }
+  };
+  auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done)});
+  const std::string& method = method_it->get_ref<const std::string&>();
+  try {
+    handler_.handle(method, std::move(params), [pending](ToolResult result) { pending->send(result); });
+  } catch (const std::exception& e) {
+    pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+  }
+}
+
+}  // namespace mcpud::rpc

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// Logger output: human-readable on a terminal, priority-prefixed for journald.
+#include "mcpud/core/log.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+namespace mcpud::log {
+namespace {
+
+Level g_level = Level::Info;
+
+// systemd sets JOURNAL_STREAM to "dev:ino" of the stream it connected; when it is
+// our stderr, journald adds timestamps itself and reads "<N>" priority prefixes.
+bool stderr_is_journal() {
+  const char* stream = std::getenv("JOURNAL_STREAM");
+  struct stat st {};
+  if (!stream || fstat(STDERR_FILENO, &st) != 0) return false;
+  const std::string expected = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  return expected == stream;
+}
+
+const bool g_journal = stderr_is_journal();
+
+int syslog_priority(Level at) {
+  switch (at) {
+    case Level::Debug: return 7;
+    case Level::Info: return 6;
+    case Level::Warn: return 4;
+    case Level::Error: return 3;
+  }
+  return 6;
+}
+
+const char* level_tag(Level at) {
+  switch (at) {
+    case Level::Debug: return "debug";
+    case Level::Info: return "info";
+    case Level::Warn: return "warning";
+    case Level::Error: return "error";
+  }
+  return "info";
+}
+
+}  // namespace
+
+void set_level(Level at) { g_level = at; }
+Level level() { return g_level; }
+
+std::optional<Level> parse_level(std::string_view name) {
+  if (name == "debug") return Level::Debug;
+  if (name == "info") return Level::Info;
+  if (name == "warn" || name == "warning") return Level::Warn;
+  if (name == "error") return Level::Error;
+  return std::nullopt;
+}
+
+void write(Level at, std::string_view category, std::string_view message) {
+  std::string line;
+  line.reserve(message.size() + 48);
+  if (g_journal) {
+    line += '<';
+    line += std::to_string(syslog_priority(at));
+    line += '>';
+  } else {
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    struct tm local {};
+    localtime_r(&now, &local);
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &local);
+    line += stamp;
+    line += level_tag(at);
+    line += ' ';
+  }
+  line += '[';
+  line += category;
+  line += "] ";
+  line += message;
+  line += '\n';
+  // One write per line so lines from a crash handler or child never interleave.
+  [[maybe_unused]] auto written = ::write(STDERR_FILENO, line.data(), line.size());
+}
+
+}  // namespace mcpud::log

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// The tool registry: lookup, schema validation before invocation, change events.
+#include "mcpud/core/tool_registry.hpp"
+
+#include <algorithm>
+
+#include "mcpud/core/schema.hpp"
+
+namespace mcpud {
+
+Result<void> ToolRegistry::add(Tool tool) {
+  if (tool.name.empty()) return std::unexpected(Error::invalid_params("tool name is empty"));
+  if (by_name_.contains(tool.name)) {
+    return std::unexpected(Error::invalid_params("a tool named '" + tool.name + "' already exists"));
+  }
+  auto shared = std::make_shared<const Tool>(std::move(tool));
+  by_name_.emplace(shared->name, shared);
+  tools_.push_back(std::move(shared));
+  changed();
+  return {};
+}
+
+std::size_t ToolRegistry::remove_owner(std::string_view owner) {
+  const auto removed = std::erase_if(tools_, [&](const auto& tool) { return tool->owner == owner; });
+  if (removed == 0) return 0;
+  std::erase_if(by_name_, [&](const auto& entry) { return entry.second->owner == owner; });
+  changed();
+  return removed;
+}
+
+std::shared_ptr<const Tool> ToolRegistry::find(std::string_view name) const {
+  const auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+void ToolRegistry::call(std::string_view name, nlohmann::json arguments, ToolReply reply,
+                        std::string_view arguments_root) const {
+  // Holding the shared_ptr keeps the tool alive even if its owner goes away
+  // while an asynchronous invocation is in flight.
+  auto tool = find(name);
+  if (!tool) {
+    reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(name))));
+    return;
+  }
+  if (arguments.is_null()) arguments = nlohmann::json::object();
+  if (auto valid = schema::validate(tool->input_schema, arguments, arguments_root); !valid) {
+    reply(std::unexpected(Error::invalid_params(valid.error())));
+    return;
+  }
+  tool->invoke(std::move(arguments), std::move(reply));
+}
+
+void ToolRegistry::changed() {
+  if (batch_depth_ > 0) {
+    pending_change_ = true;
+    return;
+  }
+  for (const auto& listener : listeners_) listener();
+}
+
+ToolRegistry::Batch::~Batch() {
+  if (--registry_.batch_depth_ == 0 && registry_.pending_change_) {
+    registry_.pending_change_ = false;
+    registry_.changed();
+  }
+}
+
+}  // namespace mcpud

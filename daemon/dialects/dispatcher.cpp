@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Method routing: dialect methods first, then the tool registry.
+#include "dialects/dispatcher.hpp"
+
+namespace mcpud::dialects {
+
+void Dispatcher::handle(std::string_view method, nlohmann::json params, ToolReply reply) {
+  if (const auto it = methods_.find(method); it != methods_.end()) {
+    it->second(std::move(params), std::move(reply));
+    return;
+  }
+  registry_.call(method, std::move(params), std::move(reply));
+}
+
+}  // namespace mcpud::dialects

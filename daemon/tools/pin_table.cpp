@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Building the pin table from the configuration, and pin lookup.
+#include "tools/pin_table.hpp"
+
+#include "mcpud/core/log.hpp"
+#include "mcpud/hal/sim_board.hpp"
+
+namespace mcpud::tools {
+namespace {
+
+// Creates the hardware side of one pin on the simulated board.
+Result<void> attach_sim(hal::SimBoard& board, BoardPin& pin) {
+  const auto& c = pin.config;
+  switch (c.type) {
+    case hal::PinType::DigitalOutput: pin.output = board.digital_output(c.name, c.initial); break;
+    case hal::PinType::DigitalInput: {
+      auto input = board.digital_input(c.sim_input);
+      if (!input) return std::unexpected(Error::internal("pin '" + c.name + "': " + input.error().message));
+      pin.input = std::move(*input);
+      break;
+    }
+    case hal::PinType::PwmOutput: pin.pwm = board.pwm_output(c.frequency_hz); break;
+    case hal::PinType::AdcInput: pin.adc = board.analog_input(c.sim_analog); break;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PinTable>> PinTable::build(const config::Config& config) {
+  auto table = std::make_unique<PinTable>();
+  hal::SimBoard board;
+  // Outputs first, so loopback inputs find the output they are wired to.
+  for (const bool outputs_pass : {true, false}) {
+    for (const auto& pin_config : config.pins) {
+      if ((pin_config.type == hal::PinType::DigitalOutput) != outputs_pass) continue;
+      auto pin = std::make_unique<BoardPin>();
+      pin->config = pin_config;
+      if (auto attached = attach_sim(board, *pin); !attached) return std::unexpected(attached.error());
+      if (pin_config.sampling) pin->sampler = std::make_unique<PinSampler>(*pin_config.sampling);
+      table->pins_.push_back(std::move(pin));
+    }
+  }
+  // Keep the configured order for listings.
+  std::vector<std::unique_ptr<BoardPin>> ordered;
+  for (const auto& pin_config : config.pins) {
+    for (auto& pin : table->pins_) {
+      if (pin && pin->name() == pin_config.name) ordered.push_back(std::move(pin));
+    }
+  }
+  table->pins_ = std::move(ordered);
+  return table;
+}
+
+BoardPin* PinTable::find(int number) {
+  for (auto& pin : pins_) {
+    if (pin->number() == number) return pin.get();
+  }
+  return nullptr;
+}
+
+BoardPin* PinTable::find(std::string_view name) {
+  for (auto& pin : pins_) {
+    if (pin->name() == name) return pin.get();
+  }
+  return nullptr;
+}
+
+Result<BoardPin*> PinTable::find(const nlohmann::json& pin) {
+  BoardPin* found = nullptr;
+  if (pin.is_number_integer()) found = find(pin.get<int>());
+  if (pin.is_string()) found = find(std::string_view(pin.get_ref<const std::string&>()));
+  if (found) return found;
+  return std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: " + pin.dump()));
+}
+
+void PinTable::drive_safe_values() {
+  for (auto& pin : pins_) {
+    const auto& c = pin->config;
+    if (pin->output && c.safe_value) {
+      if (auto r = pin->output->write(*c.safe_value); !r) log::warn("pins", c.name, ": safe value not driven: ", r.error().message);
+    }
+    if (pin->pwm && c.safe_duty) {
+      const auto frequency = pin->pwm->state().frequency_hz;
+      if (auto r = pin->pwm->set({*c.safe_duty / 255.0, frequency}); !r) {
+        log::warn("pins", c.name, ": safe duty not driven: ", r.error().message);
+      }
+    }
+  }
+}
+
+}  // namespace mcpud::tools

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// The built-in pin tools, with the reference firmware's reply shapes.
+#include "tools/pin_tools.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tools/pin_table.hpp"
+
+namespace mcpud::tools {
+namespace {
+
+using nlohmann::json;
+
+const json kPinNumber = {{"type", "integer"}, {"description", "Pin number"}};
+const json kPinNumberOrName = {{"type", json::array({"integer", "string"})}, {"description", "Pin number or pin name"}};
+
+json object_schema(json properties, json required) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
+          {"additionalProperties", false}};
+}
+
+// Finds the pin named by args["pin"] and checks it is one of the `allowed` types.
+Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view tool,
+                          std::initializer_list<hal::PinType> allowed) {
+  auto pin = pins.find(args.at("pin"));
+  if (!pin) return pin;
+  if (std::find(allowed.begin(), allowed.end(), (*pin)->type()) != allowed.end()) return pin;
+  std::string wanted;
+  for (const auto type : allowed) wanted += (wanted.empty() ? "" : " or ") + std::string(hal::pin_type_name(type));
+  return std::unexpected(Error::domain(DomainError::WrongPinType,
+                                       "Wrong pin type: pin " + std::to_string((*pin)->number()) + " (" + (*pin)->name() +
+                                           ") is " + std::string(hal::pin_type_name((*pin)->type())) + "; " +
+                                           std::string(tool) + " needs " + wanted));
+}
+
+Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError kind) {
+  const auto what = error.kind == hal::HalError::Kind::Disconnected ? DomainError::DeviceDisconnected : kind;
+  return Error::domain(what, "pin " + std::to_string(pin.number()) + " (" + pin.name() + "): " + error.message);
+}
+
+// A few digits are plenty for sensor values and keep replies short.
+double round3(double value) { return std::round(value * 1000.0) / 1000.0; }
+
+ToolResult gpio_write(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "gpio_write", {hal::PinType::DigitalOutput});
+  if (!pin) return std::unexpected(pin.error());
+  const bool value = args.at("value").get<bool>();
+  if (auto written = (*pin)->output->write(value); !written) {
+    return std::unexpected(hal_failure(**pin, written.error(), DomainError::WriteError));
+  }
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", value}};
+}
+
+ToolResult gpio_read(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "gpio_read", {hal::PinType::DigitalInput, hal::PinType::DigitalOutput});
+  if (!pin) return std::unexpected(pin.error());
+  auto level = (*pin)->input ? (*pin)->input->read() : (*pin)->output->read();
+  if (!level) return std::unexpected(hal_failure(**pin, level.error(), DomainError::ReadError));
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", *level}};
+}
+
+ToolResult pwm_write(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "pwm_write", {hal::PinType::PwmOutput});
+  if (!pin) return std::unexpected(pin.error());
+  const int duty = args.at("duty").get<int>();
+  hal::PwmState state = (*pin)->pwm->state();
+  state.duty = duty / 255.0;
+  if (args.contains("frequency_hz")) state.frequency_hz = args["frequency_hz"].get<std::uint32_t>();
+  if (auto set = (*pin)->pwm->set(state); !set) return std::unexpected(hal_failure(**pin, set.error(), DomainError::WriteError));
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"duty", duty},
+              {"frequency_hz", (*pin)->pwm->state().frequency_hz}};
+}
+
+ToolResult adc_read(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "adc_read", {hal::PinType::AdcInput});
+  if (!pin) return std::unexpected(pin.error());
+  auto reading = (*pin)->adc->read();
+  if (!reading) return std::unexpected(hal_failure(**pin, reading.error(), DomainError::ReadError));
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", reading->raw},
+              {"volts", round3(reading->millivolts / 1000.0)}};
+}
+
+ToolResult get_pin_summary(PinTable& pins, const json& args) {
+  auto pin = pins.find(args.at("pin"));
+  if (!pin) return std::unexpected(pin.error());
+  const PinSampler* sampler = (*pin)->sampler.get();
+  if (!sampler || !sampler->options().summary) {
+    return std::unexpected(Error::domain(DomainError::SamplingNotEnabled, "Summary not enabled for this pin: " + (*pin)->name()));
+  }
+  const auto& s = sampler->summary();
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"latest", s.latest}, {"min", s.min},
+              {"max", s.max}, {"avg", round3(s.mean)}, {"samples", s.count}, {"latest_timestamp_ms", s.latest_timestamp_ms}};
+}
+
+// The part of a sequenced read every drainable reply carries.
+template <class Slice>
+void add_cursor(json& reply, const Slice& slice, std::uint64_t since, std::uint64_t last_seq) {
+  reply["count"] = slice.entries.size();
+  reply["first_seq"] = slice.entries.empty() ? last_seq + 1 : slice.entries.front()->seq;
+  reply["next_since"] = slice.entries.empty() ? std::min(last_seq, since) : slice.entries.back()->seq;
+  reply["last_seq"] = last_seq;
+  reply["lost"] = slice.lost;
+}
+
+ToolResult get_pin_buffer(PinTable& pins, const json& args) {
+  auto pin = pins.find(args.at("pin"));
+  if (!pin) return std::unexpected(pin.error());
+  const PinSampler* sampler = (*pin)->sampler.get();
+  if (!sampler || sampler->options().buffer_size == 0) {
+    return json{{"pin", (*pin)->name()}, {"buffer_available", false}, {"reason", "no sample buffer configured for this pin"}};
+  }
+  const auto since = args.at("since").get<std::uint64_t>();
+  const auto limit = args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
+  const auto slice = sampler->buffer().read(since, limit);
+  json values = json::array();
+  json timestamps = json::array();
+  for (const auto* entry : slice.entries) {
+    values.push_back(entry->item.value);
+    timestamps.push_back(entry->item.timestamp_ms);
+  }
+  json reply = {{"pin", (*pin)->name()}, {"values", std::move(values)}, {"interval_ms", sampler->options().interval_ms}};
+  if (args.at("timestamps").get<bool>()) reply["timestamps_ms"] = std::move(timestamps);
+  add_cursor(reply, slice, since, sampler->buffer().last_seq());
+  return reply;
+}
+
+ToolResult get_pin_events(PinTable& pins, const json& args) {
+  auto pin = pins.find(args.at("pin"));
+  if (!pin) return std::unexpected(pin.error());
+  const PinSampler* sampler = (*pin)->sampler.get();
+  if (!sampler || !sampler->options().events_enabled()) {
+    return json{{"pin", (*pin)->name()}, {"events", json::array()}, {"events_available", false},
+                {"reason", "no thresholds or edges configured for this pin"}};
+  }
+  const auto since = args.at("since").get<std::uint64_t>();
+  const auto limit = args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
+  const auto slice = sampler->events().read(since, limit);
+  json events = json::array();
+  for (const auto* entry : slice.entries) {
+    const auto& e = entry->item;
+    json event = {{"seq", entry->seq}, {"type", event_type_name(e.type)}, {"value", e.value}, {"timestamp_ms", e.timestamp_ms}};
+    if (e.threshold) event["threshold"] = *e.threshold;
+    events.push_back(std::move(event));
+  }
+  json reply = {{"pin", (*pin)->name()}, {"events", std::move(events)}};
+  add_cursor(reply, slice, since, sampler->events().last_seq());
+  return reply;
+}
+
+using PinToolFn = ToolResult (*)(PinTable&, const json&);
+
+void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
+         PinToolFn fn, bool read_only) {
+  Tool tool;
+  tool.name = std::move(name);
+  tool.description = std::move(description);
+  tool.input_schema = std::move(schema);
+  tool.annotations.read_only = read_only;
+  tool.owner = kPinToolsOwner;
+  tool.invoke = [&pins, fn](json args, ToolReply reply) { reply(fn(pins, args)); };
+  // Names are fixed and registered once per owner; a clash is a programming error.
+  if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
+}
+
+json cursor_properties() {
+  return {{"pin", kPinNumberOrName},
+          {"since", {{"type", "integer"}, {"minimum", 0}, {"default", 0},
+                     {"description", "Return only entries with a sequence number above this (next_since of the last reply)"}}},
+          {"limit", {{"type", "integer"}, {"minimum", 1}, {"description", "At most this many entries, oldest first"}}}};
+}
+
+}  // namespace
+
+void register_pin_tools(ToolRegistry& registry, PinTable& pins) {
+  ToolRegistry::Batch batch(registry);
+  add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
+      object_schema({{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
+                    {"pin", "value"}),
+      gpio_write, false);
+  add(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
+      object_schema({{"pin", kPinNumber}}, {"pin"}), gpio_read, true);
+  add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
+      object_schema({{"pin", kPinNumber},
+                     {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
+                     {"frequency_hz", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
+                    {"pin", "duty"}),
+      pwm_write, false);
+  add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
+      object_schema({{"pin", kPinNumber}}, {"pin"}), adc_read, true);
+
+  const bool any_sampled = std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
+  if (!any_sampled) return;
+  add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
+      object_schema({{"pin", kPinNumberOrName}}, {"pin"}), get_pin_summary, true);
+  auto buffer_properties = cursor_properties();
+  buffer_properties["timestamps"] = {{"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
+  add(registry, pins, "get_pin_buffer",
+      "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read only new samples",
+      object_schema(std::move(buffer_properties), {"pin"}), get_pin_buffer, true);
+  add(registry, pins, "get_pin_events",
+      "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read only new ones",
+      object_schema(cursor_properties(), {"pin"}), get_pin_events, true);
+}
+
+json describe_pins(const PinTable& pins) {
+  json out = json::array();
+  for (const auto& pin : pins.pins()) {
+    json entry = {{"pin", pin->number()}, {"name", pin->name()}, {"type", hal::pin_type_name(pin->type())},
+                  {"description", pin->config.description}};
+    if (pin->sampler) {
+      const auto& o = pin->sampler->options();
+      entry["capabilities"] = {{"summary", o.summary}, {"buffer", o.buffer_size > 0}, {"events", o.events_enabled()}};
+      entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace mcpud::tools

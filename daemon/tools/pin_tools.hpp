@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The MCP/U built-in pin tools (gpio_write, gpio_read, pwm_write, adc_read,
+// get_pin_summary, get_pin_buffer, get_pin_events) over the board's pin table.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/tool_registry.hpp"
+
+namespace mcpud::tools {
+
+class PinTable;
+
+inline constexpr const char* kPinToolsOwner = "pins";
+
+// Registers the pin tools under owner "pins". The sampling tools are added only
+// when some pin has sampling, as the reference firmware does. `pins` must outlive
+// the registered tools (remove them with registry.remove_owner(kPinToolsOwner)).
+void register_pin_tools(ToolRegistry& registry, PinTable& pins);
+
+// The MCP/U pin registry entries (list_tools "pins") for the board's pins.
+nlohmann::json describe_pins(const PinTable& pins);
+
+}  // namespace mcpud::tools

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// A client on any byte stream (TCP socket, tty): newline framing in, JSON-RPC
+// through the engine, replies out through a bounded write queue.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/error.hpp>
+#include <boost/asio/write.hpp>
+
+#include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/line_framer.hpp"
+#include "mcpud/core/log.hpp"
+#include "transports/session.hpp"
+
+namespace mcpud::transports {
+
+// Owned by a SessionSet through shared_ptr; pending operations hold a reference
+// too, so the object outlives its last completion handler. Event loop only.
+template <class Stream>
+class LineSession final : public Session, public std::enable_shared_from_this<LineSession<Stream>> {
+ public:
+  using ClosedHandler = std::function<void(Session&)>;
+
+  LineSession(Stream stream, rpc::Engine& engine, SessionLimits limits, std::string peer, std::string transport,
+              ClosedHandler on_closed)
+      : stream_(std::move(stream)),
+        engine_(engine),
+        limits_(limits),
+        framer_(limits.max_line_bytes),
+        peer_(std::move(peer)),
+        transport_(std::move(transport)),
+        on_closed_(std::move(on_closed)) {}
+
+  void start() { read_more(); }
+
+  // Queues one reply line (the newline is added here). A client whose queue
+  // passes the limit is not reading: it is dropped so it cannot hold memory.
+  void send(std::string_view line) {
+    if (closed_) return;
+    pending_.append(line);
+    pending_.push_back('\n');
+    if (pending_.size() + writing_.size() > limits_.queue_bytes) {
+      log::info(transport_, peer_, ": dropped, ", pending_.size() + writing_.size(), " bytes of replies unread");
+      close();
+      return;
+    }
+    if (!write_active_) write_more();
+  }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ignored;
+    stream_.close(ignored);
+    if (on_closed_) on_closed_(*this);
+  }
+
+  const std::string& peer() const override { return peer_; }
+  const std::string& transport() const override { return transport_; }
+
+ private:
+  void read_more() {
+    stream_.async_read_some(boost::asio::buffer(read_buffer_),
+                            [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                              self->on_read(ec, n);
+                            });
+  }
+
+  void on_read(boost::system::error_code ec, std::size_t n) {
+    if (closed_) return;
+    if (ec) {
+      if (ec != boost::asio::error::eof) log::debug(transport_, peer_, ": read: ", ec.message());
+      // A peer that half-closes after its last request still gets its replies.
+      input_done_ = true;
+      if (!write_active_) close();
+      return;
+    }
+    auto respond = [weak = this->weak_from_this()](std::string reply) {
+      if (auto self = weak.lock()) self->send(reply);
+    };
+    framer_.feed(
+        std::string_view(read_buffer_.data(), n), [&](std::string_view line) { engine_.handle_line(line, respond); },
+        [&] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); });
+    if (!closed_) read_more();
+  }
+
+  void write_more() {
+    writing_.clear();
+    writing_.swap(pending_);
+    write_active_ = true;
+    boost::asio::async_write(stream_, boost::asio::buffer(writing_),
+                             [self = this->shared_from_this()](boost::system::error_code ec, std::size_t) {
+                               self->on_written(ec);
+                             });
+  }
+
+  void on_written(boost::system::error_code ec) {
+    write_active_ = false;
+    if (closed_) return;
+    if (ec) {
+      log::debug(transport_, peer_, ": write: ", ec.message());
+      close();
+      return;
+    }
+    if (!pending_.empty()) {
+      write_more();
+    } else if (input_done_) {
+      close();
+    }
+  }
+
+  Stream stream_;
+  rpc::Engine& engine_;
+  SessionLimits limits_;
+  LineFramer framer_;
+  std::string peer_;
+  std::string transport_;
+  ClosedHandler on_closed_;
+  std::array<char, 16 * 1024> read_buffer_{};
+  std::string pending_;  // replies queued while a write is in progress
+  std::string writing_;  // the bytes of the write in progress
+  bool write_active_ = false;
+  bool input_done_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace mcpud::transports

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// What every connected client has in common, and the set that owns them all so
+// the daemon can count and close them. Single-threaded.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace mcpud::transports {
+
+struct SessionLimits {
+  std::size_t max_line_bytes = 64 * 1024;
+  std::size_t queue_bytes = 1024 * 1024;  // replies waiting for a slow reader
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+  virtual void close() = 0;
+  virtual const std::string& peer() const = 0;       // "127.0.0.1:51234", "/dev/ttyGS0"
+  virtual const std::string& transport() const = 0;  // "tcp", "tty"
+};
+
+class SessionSet {
+ public:
+  void add(std::shared_ptr<Session> session) { sessions_.emplace(session.get(), std::move(session)); }
+  void remove(Session* session) { sessions_.erase(session); }
+  std::size_t size() const { return sessions_.size(); }
+  void close_all() {
+    // close() calls back into remove(); iterate over a copy.
+    auto copy = sessions_;
+    for (auto& [raw, session] : copy) session->close();
+    sessions_.clear();
+  }
+
+ private:
+  std::unordered_map<Session*, std::shared_ptr<Session>> sessions_;
+};
+
+}  // namespace mcpud::transports
