@@ -20,6 +20,10 @@ build: deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build
+	@echo "mcpud: starting on the built-in simulated board (Ctrl-C stops it)."
+	@echo "mcpud: talk to it from another terminal, e.g.:"
+	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"list_tools\"}' | nc -q1 127.0.0.1 3000"
+	@echo "  nc 127.0.0.1 3000    (then type one JSON-RPC request per line)"
 	./$(BUILD_DIR)/daemon/mcpud $(ARGS)
 
 test: build

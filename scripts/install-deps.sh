@@ -8,6 +8,7 @@ packages=(
   libboost-dev libboost-system-dev
   nlohmann-json3-dev libtomlplusplus-dev libcli11-dev
   libgtest-dev libgmock-dev
+  netcat-openbsd
 )
 
 missing=()
