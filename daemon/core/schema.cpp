@@ -23,6 +23,10 @@ using Result = std::expected<void, std::string>;
 constexpr double kInt64Min = -9223372036854775808.0;
 constexpr double kUint64End = 18446744073709551616.0;
 
+// libstdc++'s regex matcher recurses at least once per input character; a string of
+// ~16 KB can overflow an 8 MB stack, so longer strings are refused, not matched.
+constexpr std::size_t kMaxPatternSubjectBytes = 2048;
+
 // One step from the root to the value being checked. Steps live on the stack of the
 // recursive calls and only become text when a check fails, so a valid value costs
 // no string building.
@@ -49,32 +53,38 @@ void append_path(std::string& out, std::string_view root, const Path* step) {
 
 // A float counts as an integer only if it also fits a JSON integer, so that it can
 // be stored back as one.
-bool is_integral_float(double d) { return std::trunc(d) == d && d >= kInt64Min && d < kUint64End; }
-
 bool is_integral(const json& value) {
-  return value.is_number_integer() || (value.is_number_float() && is_integral_float(value.get<double>()));
+  if (!value.is_number_float()) return value.is_number_integer();
+  const double d = value.get<double>();
+  return std::trunc(d) == d && d >= kInt64Min && d < kUint64End;
 }
 
+// Non-negative values become unsigned, as the parser makes them.
 json to_integer(double d) {
-  // Non-negative values become unsigned, as the parser makes them.
-  if (d < 0) return static_cast<std::int64_t>(d);
-  return static_cast<std::uint64_t>(d);
+  return d < 0 ? json(static_cast<std::int64_t>(d)) : json(static_cast<std::uint64_t>(d));
 }
 
 std::string type_name(const json& value) {
-  if (value.is_null()) return "null";
-  if (value.is_boolean()) return "boolean";
   if (value.is_number()) return is_integral(value) ? "integer" : "number";
-  if (value.is_string()) return "string";
-  if (value.is_array()) return "array";
-  if (value.is_object()) return "object";
-  return "binary";
+  return value.type_name();  // nlohmann's other names are JSON Schema's
 }
 
 bool has_type(const json& value, std::string_view name) {
-  if (name == "integer") return is_integral(value);
-  if (name == "number") return value.is_number();
-  return type_name(value) == name;
+  return name == "number" ? value.is_number() : type_name(value) == name;
+}
+
+std::vector<std::string_view> type_names(const json& type) {
+  if (type.is_string()) return {type.get_ref<const std::string&>()};
+  std::vector<std::string_view> names;
+  if (!type.is_array()) return names;
+  for (const auto& name : type) {
+    if (name.is_string()) names.push_back(name.get_ref<const std::string&>());
+  }
+  return names;
+}
+
+bool matches_type(const json& type, const json& value) {
+  return std::ranges::any_of(type_names(type), [&](std::string_view name) { return has_type(value, name); });
 }
 
 // Exact comparison of two JSON numbers: comparing as double would round integers
@@ -96,43 +106,25 @@ const json* number_keyword(const json& schema, const char* name) {
 }
 
 std::size_t code_points(std::string_view text) {
-  return std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  return std::ranges::count_if(text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
 }
 
 std::string counted(std::size_t n, std::string_view noun) {
   return std::to_string(n) + ' ' + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-std::vector<std::string_view> type_names(const json& type) {
-  if (type.is_string()) return {type.get_ref<const std::string&>()};
-  std::vector<std::string_view> names;
-  if (type.is_array()) {
-    for (const auto& name : type) {
-      if (name.is_string()) names.push_back(name.get_ref<const std::string&>());
-    }
-  }
-  return names;
-}
-
-// "a", "a, or b", "a, b, or c"; the comma before "or" keeps alternatives that are
-// themselves lists ("integer or null") readable.
-std::string join_alternatives(const std::vector<std::string>& parts) {
+// `last` separates the final pair: ", or " gives "a, b, or c" (and "a, or b"), which
+// stays readable when the parts are themselves lists ("integer or null").
+std::string join(const auto& parts, std::string_view separator, std::string_view last) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += i + 1 == parts.size() ? ", or " : ", ";
+    if (i > 0) out += i + 1 == parts.size() ? last : separator;
     out += parts[i];
   }
   return out;
 }
 
-std::string join(const auto& parts, std::string_view separator) {
-  std::string out;
-  for (const auto& part : parts) {
-    if (!out.empty()) out += separator;
-    out += part;
-  }
-  return out;
-}
+std::string join(const auto& parts, std::string_view separator) { return join(parts, separator, separator); }
 
 // How an anyOf branch is named when no branch matches.
 std::string describe(const json& branch) {
@@ -161,7 +153,10 @@ const std::regex* compiled(const std::string& pattern) {
 
 class Validator {
  public:
-  explicit Validator(std::string_view root) : root_(root) {}
+  // With `apply` false the value is only judged, never changed (no defaults, no
+  // integer conversion), yet the verdict is the same; anyOf uses this to try
+  // branches without deep-copying a value of unbounded depth.
+  Validator(std::string_view root, bool apply) : root_(root), apply_(apply) {}
 
   Result check(const json& schema, json& value, const Path* at) const {
     if (schema == false) return fail(at, "is not allowed here");
@@ -183,21 +178,20 @@ class Validator {
     std::string message;
     append_path(message, root_, at);
     if (message.empty()) message = "value";
-    message += ": ";
-    message += problem;
-    return std::unexpected(std::move(message));
+    return std::unexpected(message + ": " + std::string(problem));
   }
 
   Result check_type(const json& schema, json& value, const Path* at) const {
     const auto it = schema.find("type");
     if (it == schema.end()) return {};
     const auto names = type_names(*it);
-    const auto allows = [&](std::string_view name) { return std::ranges::find(names, name) != names.end(); };
-    if (!std::ranges::any_of(names, [&](std::string_view name) { return has_type(value, name); })) {
-      return fail(at, "expected " + join(names, " or ") + ", got " + type_name(value));
-    }
+    if (names.empty()) return {};  // malformed, so ignored like an unknown keyword
+    if (!matches_type(*it, value)) return fail(at, "expected " + join(names, " or ") + ", got " + type_name(value));
     // Clients that only have doubles send 3.0 for 3; the tools then read an integer.
-    if (value.is_number_float() && allows("integer") && !allows("number")) value = to_integer(value.get<double>());
+    const auto allows = [&](std::string_view name) { return std::ranges::find(names, name) != names.end(); };
+    if (apply_ && value.is_number_float() && allows("integer") && !allows("number")) {
+      value = to_integer(value.get<double>());
+    }
     return {};
   }
 
@@ -217,20 +211,32 @@ class Validator {
 
   Result check_number(const json& schema, json& value, const Path* at) const {
     if (!value.is_number()) return {};
-    const auto problem = [&](std::string_view relation, const json& bound) {
+    const auto out_of_range = [&](std::string_view relation, const json& bound) {
       return fail(at, value.dump() + " is " + std::string(relation) + ' ' + bound.dump());
     };
     if (const auto* min = number_keyword(schema, "minimum"); min && less(value, *min)) {
-      return problem("below the minimum", *min);
+      return out_of_range("below the minimum", *min);
     }
     if (const auto* max = number_keyword(schema, "maximum"); max && less(*max, value)) {
-      return problem("above the maximum", *max);
+      return out_of_range("above the maximum", *max);
     }
     if (const auto* min = number_keyword(schema, "exclusiveMinimum"); min && !less(*min, value)) {
-      return problem("not above the exclusive minimum", *min);
+      return out_of_range("not above the exclusive minimum", *min);
     }
     if (const auto* max = number_keyword(schema, "exclusiveMaximum"); max && !less(value, *max)) {
-      return problem("not below the exclusive maximum", *max);
+      return out_of_range("not below the exclusive maximum", *max);
+    }
+    return {};
+  }
+
+  // Shared by minLength/maxLength and minItems/maxItems.
+  Result check_count(const json& schema, std::size_t count, const char* min_name, const char* max_name,
+                     const std::string& described, const Path* at) const {
+    if (const auto* min = number_keyword(schema, min_name); min && less(json(count), *min)) {
+      return fail(at, described + ", less than the minimum " + min->dump());
+    }
+    if (const auto* max = number_keyword(schema, max_name); max && less(*max, json(count))) {
+      return fail(at, described + ", more than the maximum " + max->dump());
     }
     return {};
   }
@@ -238,35 +244,29 @@ class Validator {
   Result check_string(const json& schema, json& value, const Path* at) const {
     if (!value.is_string()) return {};
     const auto& text = value.get_ref<const std::string&>();
-    const std::size_t length = code_points(text);
-    if (const auto* min = number_keyword(schema, "minLength"); min && less(json(length), *min)) {
-      return fail(at, "is " + counted(length, "character") + " long, less than the minimum " + min->dump());
+    const auto length = code_points(text);
+    const auto described = "is " + counted(length, "character") + " long";
+    if (auto result = check_count(schema, length, "minLength", "maxLength", described, at); !result) return result;
+    const auto it = schema.find("pattern");
+    if (it == schema.end() || !it->is_string()) return {};
+    const auto& pattern = it->get_ref<const std::string&>();
+    const auto* regex = compiled(pattern);
+    if (regex == nullptr) return fail(at, "the schema's pattern " + it->dump() + " is not a valid regular expression");
+    if (text.size() > kMaxPatternSubjectBytes) {
+      return fail(at, "is " + counted(text.size(), "byte") + " long, too long to match against a pattern (at most " +
+                          std::to_string(kMaxPatternSubjectBytes) + ")");
     }
-    if (const auto* max = number_keyword(schema, "maxLength"); max && less(*max, json(length))) {
-      return fail(at, "is " + counted(length, "character") + " long, more than the maximum " + max->dump());
-    }
-    if (const auto it = schema.find("pattern"); it != schema.end() && it->is_string()) {
-      const auto& pattern = it->get_ref<const std::string&>();
-      const auto* regex = compiled(pattern);
-      if (regex == nullptr) return fail(at, "the schema's pattern " + it->dump() + " is not a valid regular expression");
-      // JSON Schema patterns are not anchored: "a+" matches anywhere, "^a+$" matches whole.
-      if (!std::regex_search(text, *regex)) return fail(at, "does not match pattern " + pattern);
-    }
+    // JSON Schema patterns are not anchored: "a+" matches anywhere, "^a+$" the whole.
+    if (!std::regex_search(text, *regex)) return fail(at, "does not match pattern " + pattern);
     return {};
   }
 
   Result check_array(const json& schema, json& value, const Path* at) const {
     if (!value.is_array()) return {};
-    const std::size_t size = value.size();
-    if (const auto* min = number_keyword(schema, "minItems"); min && less(json(size), *min)) {
-      return fail(at, "has " + counted(size, "item") + ", fewer than the minimum " + min->dump());
-    }
-    if (const auto* max = number_keyword(schema, "maxItems"); max && less(*max, json(size))) {
-      return fail(at, "has " + counted(size, "item") + ", more than the maximum " + max->dump());
-    }
+    const auto described = "has " + counted(value.size(), "item");
+    if (auto result = check_count(schema, value.size(), "minItems", "maxItems", described, at); !result) return result;
     const auto items = schema.find("items");
-    if (items == schema.end()) return {};
-    for (std::size_t i = 0; i < value.size(); ++i) {
+    for (std::size_t i = 0; items != schema.end() && i < value.size(); ++i) {
       const Path step{at, {}, i, true};
       if (auto result = check(*items, value[i], &step); !result) return result;
     }
@@ -275,84 +275,82 @@ class Validator {
 
   Result check_object(const json& schema, json& value, const Path* at) const {
     if (!value.is_object()) return {};
-    static const json kNoProperties = json::object();
+    static const json kNone = json::object();
     const auto found = schema.find("properties");
-    const json& properties = found != schema.end() && found->is_object() ? *found : kNoProperties;
-    // Defaults go in first: a property with a default is never missing.
-    for (const auto& [key, property] : properties.items()) {
-      if (property.is_object() && property.contains("default") && !value.contains(key)) value[key] = property["default"];
-    }
-    if (const auto required = schema.find("required"); required != schema.end() && required->is_array()) {
-      for (const auto& key : *required) {
-        if (!key.is_string() || value.contains(key.get_ref<const std::string&>())) continue;
-        const Path step{at, key.get_ref<const std::string&>()};
-        return fail(&step, "required property is missing");
-      }
+    const json& properties = found != schema.end() && found->is_object() ? *found : kNone;
+    const auto has_default = [&](const std::string& key) {
+      const auto it = properties.find(key);
+      return it != properties.end() && it->is_object() && it->contains("default");
+    };
+    // A property with a default is never missing: the default fills it below.
+    const auto required = schema.find("required");
+    for (const auto& key : required != schema.end() && required->is_array() ? *required : kNone) {
+      if (!key.is_string()) continue;
+      const auto& name = key.get_ref<const std::string&>();
+      if (value.contains(name) || has_default(name)) continue;
+      const Path step{at, name};
+      return fail(&step, "required property is missing");
     }
     const auto additional = schema.find("additionalProperties");
     for (auto& [key, member] : value.items()) {
       const Path step{at, key};
       const auto property = properties.find(key);
-      if (property != properties.end()) {
-        if (auto result = check(*property, member, &step); !result) return result;
-      } else if (additional != schema.end() && *additional == false) {
+      const bool known = property != properties.end();
+      if (!known && additional != schema.end() && *additional == false) {
         return fail(&step, properties.empty() ? "unknown property (no properties are allowed)"
-                                               : "unknown property (expected one of: " + property_list(properties) + ")");
-      } else if (additional != schema.end()) {
-        if (auto result = check(*additional, member, &step); !result) return result;
+                                               : "unknown property (expected one of: " + keys_of(properties) + ")");
       }
+      if (!known && additional == schema.end()) continue;
+      if (auto result = check(known ? *property : *additional, member, &step); !result) return result;
+    }
+    // Defaults are checked as well, which also fills defaults nested inside them.
+    for (const auto& [key, property] : properties.items()) {
+      if (value.contains(key) || !has_default(key)) continue;
+      const Path step{at, key};
+      json filled = property["default"];  // a deep copy: the schema stays untouched
+      if (auto result = check(property, filled, &step); !result) return result;
+      if (apply_) value[key] = std::move(filled);
     }
     return {};
   }
 
-  static std::string property_list(const json& properties) {
+  static std::string keys_of(const json& object) {
     std::vector<std::string_view> keys;
-    for (const auto& [key, property] : properties.items()) keys.push_back(key);
+    for (const auto& [key, unused] : object.items()) keys.push_back(key);
     return join(keys, ", ");
   }
 
-  // Each branch works on a copy because a failing branch may already have filled
-  // defaults or converted numbers; only the first branch that accepts is kept.
   Result check_any_of(const json& schema, json& value, const Path* at) const {
     const auto branches = schema.find("anyOf");
     if (branches == schema.end() || !branches->is_array() || branches->empty()) return {};
-    std::vector<Result> failures;
+    const Validator judge(root_, false);
+    std::vector<std::string> errors;
     for (const auto& branch : *branches) {
-      json candidate = value;
-      auto result = check(branch, candidate, at);
-      if (result) {
-        value = std::move(candidate);
-        return {};
-      }
-      failures.push_back(std::move(result));
+      auto verdict = judge.check(branch, value, at);
+      if (verdict) return apply_ ? check(branch, value, at) : verdict;  // now fill defaults for real
+      errors.push_back(std::move(verdict.error()));
     }
-    // When only one branch is for the value's type, its error is the useful one
+    // When a single branch is for the value's type, its error is the useful one
     // ("-1 is below the minimum 0" rather than a list of forms).
-    const std::string* closest = nullptr;
-    std::size_t same_type = 0;
+    std::vector<std::size_t> same_type;
     for (std::size_t i = 0; i < branches->size(); ++i) {
-      const auto& branch = (*branches)[i];
-      const auto type = branch.find("type");
-      if (type == branch.end()) continue;
-      const auto names = type_names(*type);
-      if (std::ranges::any_of(names, [&](std::string_view name) { return has_type(value, name); })) {
-        ++same_type;
-        if (same_type == 1) closest = &failures[i].error();
-      }
+      const auto type = (*branches)[i].find("type");
+      if (type != (*branches)[i].end() && matches_type(*type, value)) same_type.push_back(i);
     }
-    if (same_type == 1) return std::unexpected(*closest);
+    if (same_type.size() == 1) return std::unexpected(std::move(errors[same_type.front()]));
     std::vector<std::string> forms;
     for (const auto& branch : *branches) forms.push_back(describe(branch));
-    return fail(at, "does not match any allowed form (" + join_alternatives(forms) + ")");
+    return fail(at, "does not match any allowed form (" + join(forms, ", ", ", or ") + ")");
   }
 
   std::string_view root_;
+  bool apply_;
 };
 
 }  // namespace
 
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value, std::string_view root) {
-  return Validator(root).check(schema, value, nullptr);
+  return Validator(root, true).check(schema, value, nullptr);
 }
 
 }  // namespace mcpud::schema

@@ -13,17 +13,27 @@ namespace mcpud::schema {
 
 // Checks `value` against `schema` and fills in `default`s of absent object
 // properties (in place). `root` names the value in messages, e.g. "params" gives
-// "params.pin: expected integer, got string"; an empty root gives "pins[2].type: ...".
+// "params.pin: expected integer, got string" and "params.pins[2].type: ..."; an
+// empty root gives "pins[2].type: ...", and "value: ..." for the root value itself.
 //
 // Supported keywords: type (a name or a list of names), properties, required,
 // additionalProperties (boolean or schema), default, enum, const, minimum, maximum,
-// exclusiveMinimum, exclusiveMaximum, minLength, maxLength (in UTF-8 code points),
-// pattern (ECMAScript regex), items, minItems, maxItems, anyOf. Unknown keywords
-// (description, title, ...) are ignored.
+// exclusiveMinimum, exclusiveMaximum (numbers, not draft-4 booleans), minLength,
+// maxLength (in UTF-8 code points), pattern (unanchored ECMAScript regex), items (one
+// schema for every element), minItems, maxItems, anyOf. Unknown keywords
+// (description, title, ...) and keywords with a value of the wrong JSON type are
+// ignored. The schema `{}` (or any non-object but `false`) accepts everything;
+// `false` accepts nothing.
 //
-// "integer" accepts a number with no fractional part (1.0 is stored back as 1);
-// "boolean" accepts only true/false (1 is not a boolean).
+// "integer" accepts a number with no fractional part that fits 64 bits (1.0 is
+// stored back as 1); "boolean" accepts only true/false (1 is not a boolean).
+// A default is deep-copied and then checked like a given value, which fills the
+// defaults nested inside it; a required property that has a default is never
+// missing. anyOf keeps the changes of the first branch that accepts the value.
+// Strings over 2048 bytes are rejected where a pattern applies, because
+// std::regex would recurse per character and could overflow the stack.
 //
+// Recursion follows the schema, not the value, so values of any depth are safe.
 // Returns the first problem found, as a message naming the field.
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value,
                                           std::string_view root);
