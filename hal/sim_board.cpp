@@ -50,7 +50,7 @@ class SimPwmOutput final : public PwmOutput {
  public:
   explicit SimPwmOutput(std::uint32_t frequency_hz) : state_{0, frequency_hz} {}
   HalResult<void> set(PwmState state) override {
-    if (state.duty < 0 || state.duty > 1) return std::unexpected(HalError{HalError::Kind::InvalidArgument, "duty out of range"});
+    if (!(state.duty >= 0 && state.duty <= 1)) return std::unexpected(HalError{HalError::Kind::InvalidArgument, "duty out of range"});
     if (state.frequency_hz == 0) state.frequency_hz = state_.frequency_hz;
     state_ = state;
     return {};
@@ -61,9 +61,19 @@ class SimPwmOutput final : public PwmOutput {
   PwmState state_;
 };
 
+// splitmix64 finaliser: neighbouring seeds give unrelated xorshift states,
+// and the state is never zero (xorshift would stay at zero forever).
+std::uint64_t mix_seed(std::uint64_t seed) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return z == 0 ? 0x9e3779b97f4a7c15ULL : z;
+}
+
 class SimAnalogInput final : public AnalogInput {
  public:
-  SimAnalogInput(SimAnalogSpec spec, SimClock clock) : spec_(spec), clock_(std::move(clock)), noise_state_(spec.seed | 1) {}
+  SimAnalogInput(SimAnalogSpec spec, SimClock clock) : spec_(spec), clock_(std::move(clock)), noise_state_(mix_seed(spec.seed)) {}
 
   HalResult<AdcReading> read() override {
     const double raw = std::round(spec_.min + (spec_.max - spec_.min) * shape());

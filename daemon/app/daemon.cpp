@@ -59,12 +59,12 @@ struct Daemon::Impl {
   std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners;
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
 
-  transports::SessionLimits session_limits() const {
-    return {config.limits.max_line_bytes, config.limits.client_queue_bytes};
-  }
+  transports::SessionLimits limits;  // borrowed by every listener
 
-  void apply_log_level() {
+  // Log level and limits take effect at once; limits for connections made from now on.
+  void apply_settings() {
     if (auto level = log::parse_level(config.log_level)) log::set_level(*level);
+    limits = {config.limits.max_line_bytes, config.limits.client_queue_bytes, config.limits.max_clients};
   }
 
   void install_front_doors() {
@@ -99,7 +99,7 @@ struct Daemon::Impl {
     });
     for (const auto& spec : config.listen) {
       if (std::any_of(tcp_listeners.begin(), tcp_listeners.end(), [&](const auto& l) { return l->spec() == spec; })) continue;
-      auto listener = std::make_unique<transports::TcpListener>(io, spec, engine, sessions, session_limits(), config.limits.max_clients);
+      auto listener = std::make_unique<transports::TcpListener>(io, spec, engine, sessions, limits);
       if (auto opened = listener->open(); !opened) {
         log::error("tcp", opened.error());
         ok = false;
@@ -115,7 +115,7 @@ struct Daemon::Impl {
     for (const auto& tty : config.ttys) {
       const auto spec = tty.path + ":" + std::to_string(tty.baud);
       if (std::any_of(tty_listeners.begin(), tty_listeners.end(), [&](const auto& l) { return l->spec() == spec; })) continue;
-      auto listener = std::make_unique<transports::TtyListener>(io, tty.path, tty.baud, engine, sessions, session_limits());
+      auto listener = std::make_unique<transports::TtyListener>(io, tty.path, tty.baud, engine, sessions, limits);
       listener->start();
       tty_listeners.push_back(std::move(listener));
     }
@@ -129,7 +129,7 @@ struct Daemon::Impl {
       return false;
     }
     config = std::move(*loaded);
-    apply_log_level();
+    apply_settings();
     install_front_doors();
     if (auto applied = apply_pins(config); !applied) {
       log::error("pins", applied.error());
@@ -153,7 +153,7 @@ struct Daemon::Impl {
       return;
     }
     config = std::move(*loaded);
-    apply_log_level();
+    apply_settings();
     reconcile_listeners();
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
   }

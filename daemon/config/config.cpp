@@ -20,26 +20,34 @@ namespace {
 
 using nlohmann::json;
 
-json to_json(const toml::node& node) {
+// TOML to JSON so one schema check covers the whole file. Dates and times have
+// no use in mcpud's config, so they are refused with the key that holds them.
+std::expected<json, std::string> to_json(const toml::node& node, const std::string& path) {
+  const auto child_path = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
   if (const auto* table = node.as_table()) {
     json out = json::object();
-    for (const auto& [key, value] : *table) out[std::string(key.str())] = to_json(value);
+    for (const auto& [key, value] : *table) {
+      const std::string name(key.str());
+      auto converted = to_json(value, child_path(name));
+      if (!converted) return converted;
+      out[name] = std::move(*converted);
+    }
     return out;
   }
   if (const auto* array = node.as_array()) {
     json out = json::array();
-    for (const auto& value : *array) out.push_back(to_json(value));
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      auto converted = to_json(*array->get(i), path + "[" + std::to_string(i) + "]");
+      if (!converted) return converted;
+      out.push_back(std::move(*converted));
+    }
     return out;
   }
-  if (const auto* v = node.as_string()) return v->get();
-  if (const auto* v = node.as_integer()) return v->get();
-  if (const auto* v = node.as_floating_point()) return v->get();
-  if (const auto* v = node.as_boolean()) return v->get();
-  // Dates and times have no use in mcpud's config; as strings, the schema
-  // reports them as the wrong type.
-  std::ostringstream text;
-  node.visit([&](const auto& value) { text << value; });
-  return text.str();
+  if (const auto* v = node.as_string()) return json(v->get());
+  if (const auto* v = node.as_integer()) return json(v->get());
+  if (const auto* v = node.as_floating_point()) return json(v->get());
+  if (const auto* v = node.as_boolean()) return json(v->get());
+  return std::unexpected(path + ": dates and times are not accepted here");
 }
 
 EdgeMode parse_edges(const std::string& name) {
@@ -87,6 +95,11 @@ void parse_sim(const json& sim, PinConfig& pin) {
   }
 }
 
+std::string article_for(std::string_view noun) {
+  const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
+  return std::string(vowel ? "an " : "a ") + std::string(noun);
+}
+
 // Keys that only make sense for some pin types; the schema cannot say so.
 std::expected<void, std::string> check_keys_fit_type(const json& j, const std::string& where, hal::PinType type) {
   struct Rule {
@@ -99,7 +112,7 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
   for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm},
                           Rule{"pwm", pwm}, Rule{"sampling", input}, Rule{"sim", input}}) {
     if (j.contains(rule.key) && !rule.allowed) {
-      return std::unexpected(where + "." + rule.key + ": not used by a " + std::string(hal::pin_type_name(type)) + " pin");
+      return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) + " pin");
     }
   }
   return {};
@@ -120,6 +133,10 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
     pin.sampling = parse_sampling(j["sampling"]);
     if (pin.sampling->thresholds && pin.sampling->thresholds->low > pin.sampling->thresholds->high) {
       return std::unexpected(where + ".sampling.thresholds: low (first) must not exceed high (second)");
+    }
+    // A wider hysteresis than the band would make in_range unreachable.
+    if (const auto& t = pin.sampling->thresholds; t && t->hysteresis > t->high - t->low) {
+      return std::unexpected(where + ".sampling.hysteresis: must not exceed high - low of the thresholds");
     }
   }
   if (j.contains("sim")) parse_sim(j["sim"], pin);
@@ -189,7 +206,9 @@ std::expected<Config, std::string> parse(std::string_view toml_text, std::string
     message << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
     return std::unexpected(message.str());
   }
-  auto config = from_json(to_json(table));
+  auto document = to_json(table, "");
+  if (!document) return std::unexpected(std::string(source) + ": " + document.error());
+  auto config = from_json(*document);
   if (!config) return std::unexpected(std::string(source) + ": " + config.error());
   return config;
 }

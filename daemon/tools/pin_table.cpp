@@ -2,6 +2,8 @@
 // Building the pin table from the configuration, and pin lookup.
 #include "tools/pin_table.hpp"
 
+#include <limits>
+
 #include "mcpud/core/log.hpp"
 #include "mcpud/hal/sim_board.hpp"
 
@@ -68,7 +70,13 @@ BoardPin* PinTable::find(std::string_view name) {
 
 Result<BoardPin*> PinTable::find(const nlohmann::json& pin) {
   BoardPin* found = nullptr;
-  if (pin.is_number_integer()) found = find(pin.get<int>());
+  // Range-check before narrowing: 2^32 + 2 must not alias pin 2.
+  if (pin.is_number_unsigned()) {
+    if (const auto n = pin.get<std::uint64_t>(); n <= std::numeric_limits<int>::max()) found = find(static_cast<int>(n));
+  } else if (pin.is_number_integer()) {
+    const auto n = pin.get<std::int64_t>();
+    if (n >= std::numeric_limits<int>::min() && n <= std::numeric_limits<int>::max()) found = find(static_cast<int>(n));
+  }
   if (pin.is_string()) found = find(std::string_view(pin.get_ref<const std::string&>()));
   if (found) return found;
   return std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: " + pin.dump()));

@@ -6,13 +6,17 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace mcpud::transports {
 
+// Listeners borrow one instance owned by the daemon, so a reload that changes the
+// limits applies to every connection accepted after it.
 struct SessionLimits {
   std::size_t max_line_bytes = 64 * 1024;
   std::size_t queue_bytes = 1024 * 1024;  // replies waiting for a slow reader
+  std::size_t max_clients = 256;          // TCP connections, all listeners together
 };
 
 class Session {
@@ -28,6 +32,11 @@ class SessionSet {
   void add(std::shared_ptr<Session> session) { sessions_.emplace(session.get(), std::move(session)); }
   void remove(Session* session) { sessions_.erase(session); }
   std::size_t size() const { return sessions_.size(); }
+  std::size_t count(std::string_view transport) const {
+    std::size_t n = 0;
+    for (const auto& [raw, session] : sessions_) n += session->transport() == transport ? 1 : 0;
+    return n;
+  }
   void close_all() {
     // close() calls back into remove(); iterate over a copy.
     auto copy = sessions_;

@@ -45,8 +45,8 @@ std::expected<tcp::endpoint, std::string> parse_listen_address(std::string_view 
 }
 
 TcpListener::TcpListener(boost::asio::io_context& io, std::string spec, rpc::Engine& engine, SessionSet& sessions,
-                         SessionLimits limits, std::size_t max_clients)
-    : spec_(std::move(spec)), engine_(engine), sessions_(sessions), limits_(limits), max_clients_(max_clients),
+                         const SessionLimits& limits)
+    : spec_(std::move(spec)), engine_(engine), sessions_(sessions), limits_(limits),
       acceptor_(io), retry_timer_(io) {}
 
 std::expected<void, std::string> TcpListener::open() {
@@ -86,14 +86,14 @@ void TcpListener::accept_next() {
       boost::system::error_code peer_error;
       const auto remote = socket.remote_endpoint(peer_error);
       const std::string peer = peer_error ? "unknown peer" : endpoint_text(remote);
-      if (sessions_.size() >= max_clients_) {
+      if (sessions_.count("tcp") >= limits_.max_clients) {
         // Say why before hanging up, so the client does not just see a reset.
         const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
-                                                                        "Too many clients (limit " + std::to_string(max_clients_) + ")")) + "\n";
+                                                                        "Too many clients (limit " + std::to_string(limits_.max_clients) + ")")) + "\n";
         boost::system::error_code ignored;
         socket.non_blocking(true, ignored);
         socket.write_some(boost::asio::buffer(refusal), ignored);
-        log::info("tcp", peer, ": refused, ", max_clients_, " clients already connected");
+        log::info("tcp", peer, ": refused, ", limits_.max_clients, " clients already connected");
       } else {
         socket.set_option(tcp::no_delay(true), ec);
         auto session = std::make_shared<LineSession<tcp::socket>>(

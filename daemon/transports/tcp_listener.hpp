@@ -21,7 +21,7 @@ std::expected<boost::asio::ip::tcp::endpoint, std::string> parse_listen_address(
 class TcpListener {
  public:
   TcpListener(boost::asio::io_context& io, std::string spec, rpc::Engine& engine, SessionSet& sessions,
-              SessionLimits limits, std::size_t max_clients);
+              const SessionLimits& limits);
 
   // Binds and starts accepting. The error says which address and why.
   std::expected<void, std::string> open();
@@ -38,8 +38,7 @@ class TcpListener {
   std::string spec_;
   rpc::Engine& engine_;
   SessionSet& sessions_;
-  SessionLimits limits_;
-  std::size_t max_clients_;
+  const SessionLimits& limits_;
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::steady_timer retry_timer_;
 };

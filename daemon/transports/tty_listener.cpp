@@ -43,7 +43,7 @@ std::string errno_text(const std::string& what) { return what + ": " + std::stre
 bool supported_baud(std::uint32_t baud) { return speed_for(baud).has_value(); }
 
 TtyListener::TtyListener(boost::asio::io_context& io, std::string path, std::uint32_t baud, rpc::Engine& engine,
-                         SessionSet& sessions, SessionLimits limits)
+                         SessionSet& sessions, const SessionLimits& limits)
     : io_(io), path_(std::move(path)), baud_(baud), engine_(engine), sessions_(sessions), limits_(limits), retry_timer_(io) {}
 
 TtyListener::~TtyListener() {

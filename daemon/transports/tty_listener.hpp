@@ -23,7 +23,7 @@ bool supported_baud(std::uint32_t baud);
 class TtyListener {
  public:
   TtyListener(boost::asio::io_context& io, std::string path, std::uint32_t baud, rpc::Engine& engine,
-              SessionSet& sessions, SessionLimits limits);
+              SessionSet& sessions, const SessionLimits& limits);
   ~TtyListener();
 
   // Opens the port now if it exists, else keeps trying once a second.
@@ -43,7 +43,7 @@ class TtyListener {
   std::uint32_t baud_;
   rpc::Engine& engine_;
   SessionSet& sessions_;
-  SessionLimits limits_;
+  const SessionLimits& limits_;
   boost::asio::steady_timer retry_timer_;
   std::weak_ptr<Session> session_;
   // Shared with the session's close handler, which may run after this listener is gone.

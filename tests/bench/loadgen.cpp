@@ -17,7 +17,6 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -137,29 +136,39 @@ bool parse_tests(std::string_view list, Options& options) {
 
 // Handles one "--name value" pair; false on a bad value or unknown name.
 bool apply_option(std::string_view name, std::string_view value, Options& o) {
+  const auto count = [&](std::uint32_t low, std::uint32_t high, std::uint32_t& out) {
+    return parse_bounded(name, value, low, high, out);
+  };
+  const auto seconds = [&](double low, double high, double& out) {
+    return parse_bounded(name, value, low, high, out);
+  };
+  const auto text = [&](std::string& out) {
+    out = value;
+    return true;
+  };
   if (name == "--echo-server") {
     std::uint16_t port = 0;
     if (!parse_bounded<std::uint16_t>(name, value, 0, 65535, port)) return false;
     o.echo_port = port;
     return true;
   }
-  if (name == "--server-seconds") return parse_bounded<std::uint32_t>(name, value, 1, 86400, o.server_seconds);
-  if (name == "--max-connections") return parse_bounded<std::uint32_t>(name, value, 1, 16384, o.max_connections);
-  if (name == "--host") { o.host = value; return true; }
   if (name == "--port") return parse_bounded<std::uint16_t>(name, value, 1, 65535, o.port);
-  if (name == "--label") { o.label = value; return true; }
-  if (name == "--method-line") { o.method_line = value; return true; }
-  if (name == "--expect") { o.expect = value; return true; }
+  if (name == "--server-seconds") return count(1, 86400, o.server_seconds);
+  if (name == "--max-connections") return count(1, 16384, o.max_connections);
+  if (name == "--host") return text(o.host);
+  if (name == "--label") return text(o.label);
+  if (name == "--method-line") return text(o.method_line);
+  if (name == "--expect") return text(o.expect);
   if (name == "--tests") return parse_tests(value, o);
-  if (name == "--requests") return parse_bounded<std::uint32_t>(name, value, 1, 10'000'000, o.requests);
-  if (name == "--warmup") return parse_bounded<std::uint32_t>(name, value, 0, 1'000'000, o.warmup);
-  if (name == "--connections") return parse_bounded<std::uint32_t>(name, value, 1, 1024, o.connections);
-  if (name == "--window") return parse_bounded<std::uint32_t>(name, value, 1, 4096, o.window);
-  if (name == "--seconds") return parse_bounded(name, value, 0.1, 600.0, o.seconds);
-  if (name == "--pipe-warmup") return parse_bounded(name, value, 0.0, 60.0, o.pipe_warmup_seconds);
-  if (name == "--hold-connections") return parse_bounded<std::uint32_t>(name, value, 1, 10000, o.hold_connections);
-  if (name == "--hold-seconds") return parse_bounded(name, value, 0.0, 3600.0, o.hold_seconds);
-  if (name == "--timeout") return parse_bounded(name, value, 1.0, 3600.0, o.timeout_seconds);
+  if (name == "--requests") return count(1, 10'000'000, o.requests);
+  if (name == "--warmup") return count(0, 1'000'000, o.warmup);
+  if (name == "--connections") return count(1, 1024, o.connections);
+  if (name == "--window") return count(1, 4096, o.window);
+  if (name == "--hold-connections") return count(1, 10000, o.hold_connections);
+  if (name == "--seconds") return seconds(0.1, 600.0, o.seconds);
+  if (name == "--pipe-warmup") return seconds(0.0, 60.0, o.pipe_warmup_seconds);
+  if (name == "--hold-seconds") return seconds(0.0, 3600.0, o.hold_seconds);
+  if (name == "--timeout") return seconds(1.0, 3600.0, o.timeout_seconds);
   std::fprintf(stderr, "loadgen: unknown option '%.*s'\n", static_cast<int>(name.size()),
                name.data());
   return false;
@@ -249,7 +258,8 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
   }
 
   void echo(std::string_view line_with_newline) {
-    if (line_with_newline.size() > 1) pending_out_.append(line_with_newline);  // skip empty lines
+    // A real server ignores empty lines; so does the floor.
+    if (line_with_newline.size() > 1) pending_out_.append(line_with_newline);
   }
 
   void flush() {
@@ -283,7 +293,8 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
 class EchoServer {
  public:
   EchoServer(asio::io_context& io, const Options& options)
-      : io_(io), acceptor_(io), lifetime_(io), signals_(io, SIGINT, SIGTERM), options_(options) {}
+      : io_(io), acceptor_(io), accept_retry_(io), lifetime_(io), signals_(io, SIGINT, SIGTERM),
+        options_(options) {}
 
   bool start(std::uint16_t port) {
     const tcp::endpoint endpoint(asio::ip::address_v4::loopback(), port);
@@ -314,8 +325,15 @@ class EchoServer {
   void accept() {
     acceptor_.async_accept([this](error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
-      if (!ec) admit(std::move(socket));
-      accept();
+      if (!ec) {
+        admit(std::move(socket));
+        return accept();
+      }
+      // Out of descriptors and the like fail at once again: pause instead of spinning.
+      accept_retry_.expires_after(std::chrono::milliseconds(50));
+      accept_retry_.async_wait([this](error_code wait_ec) {
+        if (!wait_ec) accept();
+      });
     });
   }
 
@@ -336,6 +354,7 @@ class EchoServer {
 
   asio::io_context& io_;
   tcp::acceptor acceptor_;
+  asio::steady_timer accept_retry_;
   asio::steady_timer lifetime_;
   asio::signal_set signals_;
   const Options& options_;
@@ -751,15 +770,26 @@ class HoldTest {
 
  private:
   // Blocking is fine here: the socket has a receive deadline, and latency is not measured.
+  // Every reply is checked against --expect: a server that refuses clients over its limit still
+  // answers with a line, and that connection must not count as held.
   bool round_trip(tcp::socket& socket, std::uint64_t id) {
     line_.clear();
     requests_.append(line_, id);
     error_code ec;
     asio::write(socket, asio::buffer(line_), ec);
     set_receive_timeout(socket);
+    FirstReply reply;
     for (int reads = 0; !ec && reads < max_reads; ++reads) {
       const auto n = socket.read_some(asio::buffer(buffer_), ec);
-      if (!ec && count_newlines(buffer_.data(), n) > 0) return true;
+      if (ec) break;
+      reply.feed(buffer_.data(), n);
+      if (count_newlines(buffer_.data(), n) == 0) continue;
+      if (options_.expect.empty() || reply.text().find(options_.expect) != std::string::npos) {
+        return true;
+      }
+      std::fprintf(stderr, "loadgen: hold reply lacks expected '%s': %s\n",
+                   options_.expect.c_str(), reply.text().c_str());
+      return false;
     }
     std::fprintf(stderr, "loadgen: hold round trip failed: %s\n",
                  ec ? ec.message().c_str() : "no reply line");

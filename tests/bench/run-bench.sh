@@ -9,6 +9,11 @@
 #   BENCH_ROUNDS  rounds of echo and mcpud runs, interleaved (ABBA order) so drift hits both;
 #                 the table shows the median over rounds (default 5)
 #   BENCH_HOLD    connections for the memory-under-load test (default 1000, 0 skips it)
+#
+# mcpud runs twice: "mcpud" is the daemon as shipped (no --config: the built-in simulated board,
+# whose three sampled pins wake it on purpose, and at most 256 clients), measured for latency,
+# throughput and idle RSS; "mcpud-bench" runs tests/bench/bench.toml (no sampled pins, up to 1100
+# clients) for the idle wake-ups and the 1000-client memory figures.
 #   BENCH_IDLE    seconds each idle server is watched for wake-ups (default 2)
 #   BENCH_PIN     CPU placement, the same for both servers (needs taskset and 2+ CPUs):
 #                   split (default) server on CPU 0; the sequential client on CPU 0 too, the
@@ -82,6 +87,37 @@ wait_for_port() {
 context_switches() {
   { cat /proc/"$1"/task/*/status 2>/dev/null || true; } |
     awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+}
+
+# Sets cpu_machine (user + system ticks of the whole machine since boot), cpu_steal (ticks the
+# hypervisor gave to others) and cpu_own (ticks of this script's reaped children plus the running
+# servers). Call it directly, not in $(...): a subshell would not see our children's times.
+sample_cpu() {
+  times >"$work/times"
+  local pid servers=0
+  for pid in "${server_pids[@]}"; do
+    servers=$((servers + $(awk '{ print $14 + $15 }' /proc/"$pid"/stat 2>/dev/null || echo 0)))
+  done
+  cpu_machine=$(awk '$1 == "cpu" { print $2 + $3 + $4 }' /proc/stat)
+  cpu_steal=$(awk '$1 == "cpu" { print $9 }' /proc/stat)
+  cpu_own=$(awk -v hz="$(getconf CLK_TCK)" -v servers="$servers" 'NR == 2 {
+      for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }
+      print int(n * hz + 0.5) + servers }' "$work/times")
+}
+
+# Prints how much of the machine other processes (and the hypervisor) took since sample_cpu set
+# the start_* values: every figure is skewed by that much competition.
+report_foreign_cpu() {
+  sample_cpu
+  awk -v hz="$(getconf CLK_TCK)" -v cpus="$(nproc)" -v seconds=$((SECONDS - start_seconds)) \
+    -v foreign=$((cpu_machine - start_machine - (cpu_own - start_own))) \
+    -v steal=$((cpu_steal - start_steal)) 'BEGIN {
+      capacity = (seconds > 0 ? seconds : 1) * hz * cpus / 100
+      printf "other processes used %.0f%% of the CPUs during the run, the hypervisor stole %.0f%%",
+        (foreign > 0 ? foreign : 0) / capacity, steal / capacity
+      if ((foreign + steal) / capacity > 5) printf " (figures disturbed)"
+      print ""
+    }'
 }
 
 # A /proc/PID/status field in kB (VmRSS, VmHWM).
@@ -164,14 +200,17 @@ run_test() {
   fi
 }
 
-# Holds hold_connections idle connections (each after one round trip) and samples the RSS.
+# Holds hold_connections idle connections (each after one round trip) and samples the RSS;
+# extra arguments go to the loadgen.
 measure_hold() {
   local name=$1 port=$2 pid=$3
+  shift 3
   ((hold_connections > 0)) || return 0
   echo "== $name: $hold_connections connections held"
   local out=$work/$name.hold
+  : >"$out" # exists before the first look below
   "${pipe_cpu[@]}" "$loadgen" --port "$port" --label "$name" --tests hold \
-    --hold-connections "$hold_connections" --hold-seconds 3 >"$out" 2>&1 &
+    --hold-connections "$hold_connections" --hold-seconds 3 "$@" >"$out" 2>&1 &
   local client=$! try rss=n/a
   for ((try = 0; try < 300; try++)); do
     if grep -q "^RESULT label=$name test=hold" "$out"; then
@@ -190,11 +229,11 @@ print_row() {
   printf '%-30s %12s %12s %11s   %s\n' "$@"
 }
 
-# One table row: the medians of KEY for echo and the target, and their ratio.
+# One table row: the medians of KEY for echo and for LABEL (default the target), and their ratio.
 compare_row() {
-  local title=$1 kind=$2 test=$3 key=$4 budget=$5 with_ratio=${6:-1} e t r=""
+  local title=$1 kind=$2 test=$3 key=$4 budget=$5 with_ratio=${6:-1} label=${7:-$target} e t r=""
   e=$(median_of "$kind" echo "$test" "$key")
-  t=$(median_of "$kind" "$target" "$test" "$key")
+  t=$(median_of "$kind" "$label" "$test" "$key")
   ((with_ratio)) && r=$(ratio "$t" "$e")
   print_row "$title" "$e" "$t" "$r" "$budget"
 }
@@ -203,29 +242,53 @@ print_table() {
   echo
   echo "== comparison: medians of $rounds round(s); $(nproc) CPUs, placement $placement," \
     "$(date -u '+%Y-%m-%d %H:%M UTC')"
+  report_foreign_cpu
   print_row "" echo "$target" "$target/echo" "budget (for mcpud)"
   compare_row "sequential p50 (us)" RESULT sequential p50_us "ratio <= 1.5x"
   compare_row "sequential p99 (us)" RESULT sequential p99_us ""
   compare_row "sequential req/s" RESULT sequential rps ""
   compare_row "pipelined req/s" RESULT pipelined rps ">= 300000"
-  compare_row "idle wake-ups in ${idle_seconds} s" IDLE "" wakeups "0 (no periodic wake-ups)" 0
+  compare_row "idle wake-ups in ${idle_seconds} s" IDLE "" wakeups "0 (no periodic wake-ups)" 0 \
+    "$quiet"
+  if [[ $quiet != "$target" ]]; then
+    compare_row "  same, built-in board" IDLE "" wakeups "(its sampling timers)" 0
+  fi
   compare_row "idle RSS (kB)" IDLE "" rss_kb "< 8192" 0
-  compare_row "RSS, $hold_connections clients (kB)" HOLD "" rss_kb "< 32768" 0
+  compare_row "RSS, $hold_connections clients (kB)" HOLD "" rss_kb "< 32768" 0 "$quiet"
   compare_row "peak RSS after load (kB)" PEAK "" hwm_kb "" 0
+  if [[ $quiet != "$target" ]]; then
+    echo "(idle wake-ups and RSS with $hold_connections clients: $quiet, tests/bench/bench.toml;" \
+      "the rest: $target, the built-in board)"
+  fi
 }
 
 : >"$work/results"
+# Other work on the machine skews every figure: count what it takes from here on.
+sample_cpu
+start_machine=$cpu_machine start_steal=$cpu_steal start_own=$cpu_own start_seconds=$SECONDS
 start_server echo "$loadgen" --echo-server @PORT@ --server-seconds 3600
 echo_pid=$started_pid echo_port=$started_port
 
-# The target is what gets compared with the echo floor: mcpud, or a second echo server.
+# Each held connection and each server needs a descriptor; ask for room if the limit is tight.
+if (($(ulimit -n) < hold_connections + 100)); then
+  ulimit -n $((hold_connections + 100)) 2>/dev/null ||
+    echo "run-bench: open-file limit $(ulimit -n) is below $hold_connections connections" >&2
+fi
+
+# The target is what gets compared with the echo floor: mcpud, or a second echo server. The quiet
+# server is the one watched idle and loaded with many clients (see the top of this file).
 target=mcpud have_target=1 target_args=()
 if [[ ${BENCH_SELF_CHECK:-0} == 1 ]]; then
   target=echo2
   start_server echo2 "$loadgen" --echo-server @PORT@ --server-seconds 3600
+  quiet=echo2 quiet_pid=$started_pid quiet_port=$started_port
 elif [[ -x $daemon ]]; then
+  start_server mcpud-bench "$daemon" --config "$(dirname "$0")/bench.toml" \
+    --listen 127.0.0.1:@PORT@
+  quiet=mcpud-bench quiet_pid=$started_pid quiet_port=$started_port
   start_server mcpud "$daemon" --listen 127.0.0.1:@PORT@
-  # The daemon must answer gpio_write with a result; fast error replies would flatter it.
+  # The daemon must answer gpio_write with a result; fast error replies would flatter it, and
+  # a client refused over the limit must not count as held.
   target_args=(--expect '"result"')
 else
   echo "run-bench: $daemon not built; measuring the echo server only" >&2
@@ -234,7 +297,10 @@ fi
 target_pid=$started_pid target_port=$started_port
 
 measure_idle echo "$echo_pid"
-((have_target)) && measure_idle "$target" "$target_pid"
+if ((have_target)); then
+  [[ $quiet != "$target" ]] && measure_idle "$quiet" "$quiet_pid"
+  measure_idle "$target" "$target_pid"
+fi
 
 run_target() {
   ((have_target)) || return 0
@@ -258,6 +324,6 @@ echo "PEAK label=echo hwm_kb=$(memory_kb "$echo_pid" VmHWM)" | tee -a "$work/res
   tee -a "$work/results"
 
 measure_hold echo "$echo_port" "$echo_pid"
-((have_target)) && measure_hold "$target" "$target_port" "$target_pid"
+((have_target)) && measure_hold "$quiet" "$quiet_port" "$quiet_pid" "${target_args[@]}"
 
 print_table

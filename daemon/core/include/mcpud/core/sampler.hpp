@@ -61,7 +61,7 @@ class SequencedRing {
   Slice read(std::uint64_t since, std::size_t limit) const {
     Slice slice;
     const std::uint64_t first = entries_.empty() ? last_seq_ + 1 : entries_.front().seq;
-    if (since + 1 < first) slice.lost = first - since - 1;
+    if (since < first - 1) slice.lost = first - 1 - since;  // first >= 1: no overflow
     const std::size_t skip = since >= first ? static_cast<std::size_t>(since - first + 1) : 0;
     for (std::size_t i = skip; i < entries_.size() && slice.entries.size() < limit; ++i) {
       slice.entries.push_back(&entries_[i]);

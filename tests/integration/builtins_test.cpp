@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// Every built-in tool against the pins of the simulated board (config/examples/sim.toml).
+#include <algorithm>
+#include <cmath>
+
+#include "support/configs.hpp"
+#include "support/fixtures.hpp"
+
+namespace mcpud::it {
+namespace {
+
+using Builtins = SimDaemonTest;
+
+TEST_F(Builtins, GpioWriteThenGpioReadReturnsTheLevelOnTheOutputAndItsLoopbackInput) {
+  for (const bool level : {true, false, true}) {
+    EXPECT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", level}}),
+              (json{{"pin", 2}, {"name", "led"}, {"value", level}}));
+    EXPECT_EQ(client().result("gpio_read", {{"pin", 2}}), (json{{"pin", 2}, {"name", "led"}, {"value", level}}));
+    // led_sense is wired to led: it reads what was just written.
+    EXPECT_EQ(client().result("gpio_read", {{"pin", 3}}), (json{{"pin", 3}, {"name", "led_sense"}, {"value", level}}));
+  }
+}
+
+TEST_F(Builtins, GpioReadOfTheSquareWaveButtonIsABoolean) {
+  const json reply = client().result("gpio_read", {{"pin", 4}});
+  EXPECT_EQ(reply["name"], "button");
+  EXPECT_TRUE(reply["value"].is_boolean()) << reply.dump();
+}
+
+TEST_F(Builtins, PwmWriteAcceptsTheWholeDutyRangeAndKeepsTheConfiguredFrequency) {
+  for (const int duty : {0, 1, 128, 254, 255}) {
+    EXPECT_EQ(client().result("pwm_write", {{"pin", 18}, {"duty", duty}}),
+              (json{{"pin", 18}, {"name", "fan"}, {"duty", duty}, {"frequency_hz", 25000}}));
+  }
+}
+
+TEST_F(Builtins, PwmWriteWithFrequencyChangesIt) {
+  EXPECT_EQ(client().result("pwm_write", {{"pin", 18}, {"duty", 64}, {"frequency_hz", 1000}}),
+            (json{{"pin", 18}, {"name", "fan"}, {"duty", 64}, {"frequency_hz", 1000}}));
+  // The new frequency stays when later writes leave it out.
+  EXPECT_EQ(client().result("pwm_write", {{"pin", 18}, {"duty", 65}})["frequency_hz"], 1000);
+}
+
+TEST_F(Builtins, PwmWriteRefusesDutyOutsideZeroTo255) {
+  for (const int duty : {256, -1}) {
+    const json reply = client().call("pwm_write", {{"pin", 18}, {"duty", duty}}, duty);
+    EXPECT_EQ(reply["id"], duty);
+    EXPECT_TRUE(is_error(reply, -32602));
+    EXPECT_TRUE(contains(reply["error"]["message"].get<std::string>(), "params.duty"));
+  }
+}
+
+TEST_F(Builtins, AdcReadReturnsARawValueInTheSimulatedRangeAndItsVolts) {
+  for (int i = 0; i < 3; ++i) {
+    const json reply = client().result("adc_read", {{"pin", 34}});
+    EXPECT_EQ(reply["pin"], 34);
+    EXPECT_EQ(reply["name"], "light");
+    ASSERT_TRUE(reply["value"].is_number_integer()) << reply.dump();
+    const int value = reply["value"];
+    EXPECT_GE(value, 100);
+    EXPECT_LE(value, 1000);
+    const double volts = reply["volts"];
+    EXPECT_NEAR(volts, value * 3300.0 / 4095.0 / 1000.0, 0.0011) << reply.dump();
+  }
+}
+
+TEST_F(Builtins, GetPinSummaryByNumberAndByNameDescribesTheSamePinAndGrows) {
+  json first;
+  ASSERT_TRUE(eventually([&] {
+    first = client().result("get_pin_summary", {{"pin", 34}});
+    return first.value("samples", 0) >= 1;
+  }, 5s)) << first.dump();
+  EXPECT_EQ(first["pin"], 34);
+  EXPECT_EQ(first["name"], "light");
+  const double latest = first["latest"];
+  const double min = first["min"];
+  const double max = first["max"];
+  const double avg = first["avg"];
+  EXPECT_GE(min, 100.0);
+  EXPECT_LE(max, 1000.0);
+  EXPECT_LE(min, latest);
+  EXPECT_LE(latest, max);
+  EXPECT_LE(min, avg + 0.001);
+  EXPECT_LE(avg, max + 0.001);
+
+  json by_name;
+  ASSERT_TRUE(eventually([&] {
+    by_name = client().result("get_pin_summary", {{"pin", "light"}});
+    return by_name.value("samples", 0) > first["samples"].get<int>();
+  }, 5s)) << "samples did not grow: " << first.dump() << " then " << by_name.dump();
+  EXPECT_EQ(by_name["pin"], 34);
+  EXPECT_EQ(by_name["name"], "light");
+}
+
+TEST_F(Builtins, GetPinBufferReturnsSamplesAndACursorThatSkipsWhatWasAlreadyRead) {
+  json first;
+  ASSERT_TRUE(eventually([&] {
+    first = client().result("get_pin_buffer", {{"pin", "button"}});
+    return first.value("count", 0) >= 2;
+  }, 5s)) << first.dump();
+  EXPECT_EQ(first["pin"], "button");
+  EXPECT_EQ(first["interval_ms"], 100);
+  ASSERT_TRUE(first["values"].is_array());
+  EXPECT_EQ(first["values"].size(), first["count"].get<std::size_t>());
+  EXPECT_LE(first["count"].get<int>(), 20);
+  for (const auto& value : first["values"]) EXPECT_TRUE(value == 0 || value == 1) << value;
+  const auto next_since = first["next_since"].get<std::uint64_t>();
+  EXPECT_EQ(next_since, first["first_seq"].get<std::uint64_t>() + first["count"].get<std::uint64_t>() - 1);
+
+  json second;
+  ASSERT_TRUE(eventually([&] {
+    second = client().result("get_pin_buffer", {{"pin", "button"}, {"since", next_since}, {"timestamps", true}});
+    return second.value("count", 0) >= 1;
+  }, 5s)) << second.dump();
+  // Only samples newer than the first read, and none lost in between.
+  EXPECT_EQ(second["first_seq"].get<std::uint64_t>(), next_since + 1) << second.dump();
+  EXPECT_EQ(second["lost"], 0) << second.dump();
+  ASSERT_EQ(second["timestamps_ms"].size(), second["values"].size());
+  for (std::size_t i = 1; i < second["timestamps_ms"].size(); ++i) {
+    EXPECT_GT(second["timestamps_ms"][i].get<std::int64_t>(), second["timestamps_ms"][i - 1].get<std::int64_t>());
+  }
+
+  // Nothing new yet at the very end of the buffer: an empty, well-formed slice.
+  const auto last = second["next_since"].get<std::uint64_t>();
+  const json at_end = client().result("get_pin_buffer", {{"pin", "button"}, {"since", last}});
+  EXPECT_EQ(at_end["values"].size(), at_end["count"].get<std::size_t>());
+  if (at_end["count"] != 0) {
+    EXPECT_EQ(at_end["first_seq"].get<std::uint64_t>(), last + 1);
+  }
+}
+
+TEST_F(Builtins, GetPinBufferLimitReturnsTheOldestRequestedSamples) {
+  json full;
+  ASSERT_TRUE(eventually([&] {
+    full = client().result("get_pin_buffer", {{"pin", 4}});
+    return full.value("count", 0) >= 6;
+  }, 5s)) << full.dump();
+  const auto from = full["first_seq"].get<std::uint64_t>();
+  const json limited = client().result("get_pin_buffer", {{"pin", 4}, {"since", from}, {"limit", 3}});
+  EXPECT_EQ(limited["count"], 3) << limited.dump();
+  EXPECT_EQ(limited["values"].size(), 3u);
+  EXPECT_EQ(limited["first_seq"].get<std::uint64_t>(), from + 1) << limited.dump();
+  EXPECT_EQ(limited["next_since"].get<std::uint64_t>(), from + 3) << limited.dump();
+}
+
+TEST_F(Builtins, GetPinBufferOnAPinWithoutBufferSaysSo) {
+  for (const json& pin : {json("led_sense"), json(2), json("fan")}) {
+    const json reply = client().result("get_pin_buffer", {{"pin", pin}});
+    EXPECT_EQ(reply["buffer_available"], false) << reply.dump();
+    EXPECT_TRUE(reply["reason"].is_string()) << reply.dump();
+  }
+}
+
+TEST_F(Builtins, GetPinEventsReportsTheButtonEdgesWithinSeconds) {
+  // The button toggles every 2 s: two edges arrive well within 10 s.
+  json events = json::array();
+  std::uint64_t since = 0;
+  ASSERT_TRUE(eventually([&] {
+    const json reply = client().result("get_pin_events", {{"pin", "button"}, {"since", since}});
+    if (!reply.is_object()) return true;  // already reported
+    for (const auto& event : reply["events"]) events.push_back(event);
+    since = reply["next_since"];
+    return events.size() >= 2;
+  }, 10s, 200ms)) << events.dump();
+  ASSERT_GE(events.size(), 2u);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const json& event = events[i];
+    const std::string type = event["type"];
+    EXPECT_TRUE(type == "rising" || type == "falling") << event.dump();
+    EXPECT_EQ(event["value"], type == "rising" ? 1.0 : 0.0) << event.dump();
+    EXPECT_TRUE(event["timestamp_ms"].is_number_integer()) << event.dump();
+    EXPECT_TRUE(event["seq"].is_number_integer()) << event.dump();
+    if (i == 0) continue;
+    EXPECT_GT(event["seq"].get<std::uint64_t>(), events[i - 1]["seq"].get<std::uint64_t>());
+    EXPECT_GE(event["timestamp_ms"].get<std::int64_t>(), events[i - 1]["timestamp_ms"].get<std::int64_t>());
+    EXPECT_NE(event["type"], events[i - 1]["type"]) << "edges of a square wave alternate: " << events.dump();
+  }
+}
+
+TEST_F(Builtins, GetPinEventsOnAPinWithoutEventsSaysSo) {
+  const json reply = client().result("get_pin_events", {{"pin", "fan"}});
+  EXPECT_EQ(reply["events"], json::array());
+  EXPECT_EQ(reply["events_available"], false) << reply.dump();
+}
+
+TEST_F(Builtins, IntegralFloatsAreAcceptedWhereIntegersAreExpected) {
+  // Clients that only have doubles (JavaScript) may send 128.0 for 128.
+  EXPECT_EQ(client().result("pwm_write", {{"pin", 18.0}, {"duty", 128.0}})["duty"], 128);
+  EXPECT_EQ(client().result("get_pin_summary", {{"pin", 34.0}})["name"], "light");
+  EXPECT_TRUE(is_error(client().call("pwm_write", {{"pin", 18}, {"duty", 127.5}}, 1), -32602));
+}
+
+// Reads events of `pin` from `since` on, until `done(events)` holds or the deadline passes.
+template <class Done>
+json collect_events(LineClient& client, const json& pin, Done&& done, Deadline deadline) {
+  json events = json::array();
+  std::uint64_t since = 0;
+  eventually([&] {
+    const json reply = client.result("get_pin_events", {{"pin", pin}, {"since", since}});
+    if (!reply.is_object()) return true;
+    for (const auto& event : reply["events"]) events.push_back(event);
+    since = reply["next_since"];
+    return done(events);
+  }, deadline, 100ms);
+  return events;
+}
+
+TEST_F(Builtins, LoopbackInputRecordsARisingAndAFallingEdgeForTwoWrites) {
+  const auto has = [](const json& events, const char* type) {
+    return std::any_of(events.begin(), events.end(), [&](const json& e) { return e["type"] == type; });
+  };
+  ASSERT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", true}})["value"], true);
+  const json rising = collect_events(client(), "led_sense", [&](const json& e) { return has(e, "rising"); }, 5s);
+  ASSERT_TRUE(has(rising, "rising")) << rising.dump();
+  ASSERT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", false}})["value"], false);
+  const json both = collect_events(client(), "led_sense", [&](const json& e) { return has(e, "falling"); }, 5s);
+  ASSERT_TRUE(has(both, "falling")) << both.dump();
+  EXPECT_EQ(both.size(), 2u) << "exactly one edge per write: " << both.dump();
+}
+
+TEST(BuiltinsThresholds, FastSineCrossingBothThresholdsGivesHighLowAndInRangeEventsWithHysteresis) {
+  DaemonProcess daemon;
+  const std::string wave = R"(
+[[pins]]
+name = "wave"
+pin = 35
+type = "adc_input"
+sim = { waveform = "sine", min = 100, max = 1000, period_ms = 1000 }
+sampling = { interval_ms = 20, thresholds = [200.0, 900.0], hysteresis = 20.0 }
+)";
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.extra_pins = wave}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  // One second per period: four kinds of crossing within a few seconds.
+  const json events = collect_events(*client, "wave", [](const json& e) { return e.size() >= 6; }, 10s);
+  ASSERT_GE(events.size(), 6u) << events.dump();
+  std::string previous;
+  for (const auto& event : events) {
+    const std::string type = event["type"];
+    const double value = event["value"];
+    const double threshold = event.value("threshold", -1.0);
+    if (type == "threshold_high") {
+      EXPECT_EQ(threshold, 900.0) << event.dump();
+      EXPECT_GE(value, 900.0) << event.dump();
+    } else if (type == "threshold_low") {
+      EXPECT_EQ(threshold, 200.0) << event.dump();
+      EXPECT_LE(value, 200.0) << event.dump();
+    } else if (type == "in_range") {
+      // Back in range only past the hysteresis band of the threshold left.
+      const double floor = previous == "threshold_low" ? 220.0 : -1e9;
+      const double ceiling = previous == "threshold_high" ? 880.0 : 1e9;
+      EXPECT_GE(value, floor) << event.dump();
+      EXPECT_LE(value, ceiling) << event.dump();
+    } else {
+      ADD_FAILURE() << "unexpected event type: " << event.dump();
+    }
+    EXPECT_NE(type, previous) << "the same state twice in a row: " << events.dump();
+    previous = type;
+  }
+}
+
+}  // namespace
+}  // namespace mcpud::it

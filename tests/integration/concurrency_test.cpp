@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// Several TCP clients at once: replies go to the right client, a client that
+// stops reading is dropped without hurting the others, and max_clients holds.
+#include <sys/socket.h>
+
+#include <atomic>
+#include <thread>
+
+#include "support/configs.hpp"
+#include "support/fixtures.hpp"
+
+namespace mcpud::it {
+namespace {
+
+using Concurrency = SimDaemonTest;
+
+TEST_F(Concurrency, TwoClientsInterleavingRequestsEachGetTheirOwnReplies) {
+  auto other = connect();
+  ASSERT_TRUE(other);
+  constexpr int kRequests = 50;
+  // Alternate writes on the two connections before reading anything back.
+  for (int i = 0; i < kRequests; ++i) {
+    ASSERT_TRUE(client().send_line(request_text("gpio_read", {{"pin", 2}}, "a-" + std::to_string(i))));
+    ASSERT_TRUE(other->send_line(request_text("adc_read", {{"pin", 34}}, "b-" + std::to_string(i))));
+  }
+  for (int i = 0; i < kRequests; ++i) {
+    const json a = json::parse(client().read_line().value_or("null"));
+    EXPECT_EQ(a["id"], "a-" + std::to_string(i));
+    EXPECT_EQ(a["result"]["name"], "led");
+    const json b = json::parse(other->read_line().value_or("null"));
+    EXPECT_EQ(b["id"], "b-" + std::to_string(i));
+    EXPECT_EQ(b["result"]["name"], "light");
+  }
+}
+
+TEST_F(Concurrency, TwoClientsOnTwoThreadsNeverSeeEachOthersReplies) {
+  auto other = connect();
+  ASSERT_TRUE(other);
+  std::atomic<int> mismatches{0};
+  const auto hammer = [&mismatches](LineClient& c, const std::string& prefix) {
+    for (int i = 0; i < 200; ++i) {
+      const std::string id = prefix + std::to_string(i);
+      const json reply = c.call("gpio_read", {{"pin", 3}}, id);
+      if (reply.value("id", json()) != id || !reply.contains("result")) ++mismatches;
+    }
+  };
+  std::thread first([&] { hammer(client(), "first-"); });
+  std::thread second([&] { hammer(*other, "second-"); });
+  first.join();
+  second.join();
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(ConcurrencyLimits, ClientThatNeverReadsIsDroppedWhileAnotherKeepsGettingAnswers) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.limits = "client_queue_bytes = 4096"}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto reader = LineClient::connect_tcp(port);
+  auto sluggard = LineClient::connect_tcp(port, 5s, /*receive_buffer=*/4096);
+  ASSERT_TRUE(reader && sluggard);
+  ASSERT_EQ(reader->result("get_info")["device"], "mcpud-sim");
+
+  std::string burst;
+  for (int i = 0; i < 50; ++i) burst += request_text("list_tools", json::object(), i) + "\n";
+  const Deadline deadline(30s);
+  int bursts = 0;
+  while (daemon.count_in_log("bytes of replies unread") == 0 && !deadline.expired()) {
+    // A short deadline: once the daemon has dropped this connection sends fail, and
+    // the loop just waits for the log line while the reader keeps asking.
+    sluggard->send_raw(burst, 200ms);
+    ++bursts;
+    const json info = reader->call("get_info", json::object(), bursts);
+    ASSERT_EQ(info["id"], bursts) << "the reading client stopped getting answers after " << bursts << " bursts";
+    ASSERT_EQ(info["result"]["device"], "mcpud-sim");
+  }
+  ASSERT_TRUE(daemon.wait_for_log("bytes of replies unread", 5s)) << "the non-reading client was never dropped";
+  EXPECT_TRUE(sluggard->wait_closed(10s)) << "the dropped connection should be closed";
+  // The other client is unaffected, and new clients are welcome.
+  EXPECT_EQ(reader->result("gpio_read", {{"pin", 2}})["name"], "led");
+  auto late = LineClient::connect_tcp(port);
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->result("get_info")["device"], "mcpud-sim");
+}
+
+TEST(ConcurrencyLimits, ThirdClientOverMaxClientsTwoGetsTooManyClientsAndIsClosed) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.limits = "max_clients = 2"}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto first = LineClient::connect_tcp(port);
+  auto second = LineClient::connect_tcp(port);
+  ASSERT_TRUE(first && second);
+  // Both are served (and so counted) before the third arrives.
+  ASSERT_EQ(first->result("get_info")["device"], "mcpud-sim");
+  ASSERT_EQ(second->result("get_info")["device"], "mcpud-sim");
+
+  auto third = LineClient::connect_tcp(port);
+  ASSERT_TRUE(third);
+  const auto refusal = third->read_line();
+  ASSERT_TRUE(refusal) << "the refused client got no explanation";
+  const json expected = json::parse(R"json({"jsonrpc":"2.0","id":null,"error":{
+      "code":-32041,"message":"Too many clients (limit 2)","data":{"code":"TOO_MANY_CLIENTS"}}})json");
+  EXPECT_EQ(json::parse(*refusal, nullptr, false), expected);
+  EXPECT_TRUE(third->wait_closed()) << "the refused connection stays open";
+  EXPECT_TRUE(daemon.wait_for_log("refused, 2 clients already connected"));
+
+  // The first two are unaffected; when one leaves, a newcomer gets its place.
+  EXPECT_EQ(second->result("gpio_read", {{"pin", 2}})["name"], "led");
+  first->close();
+  bool admitted = false;
+  ASSERT_TRUE(eventually([&] {
+    auto next = LineClient::connect_tcp(port);
+    if (!next) return false;
+    const json reply = next->call("get_info", json::object(), 1);
+    admitted = reply.contains("result");
+    return admitted;
+  }, 10s, 100ms)) << "no client admitted after one of two left";
+  EXPECT_EQ(second->result("get_info")["device"], "mcpud-sim");
+}
+
+TEST_F(Concurrency, ClientsThatVanishWithRepliesPendingDoNotDisturbTheOthers) {
+  std::string burst;
+  for (int i = 0; i < 100; ++i) burst += request_text("list_tools", json::object(), i) + "\n";
+  for (int round = 0; round < 20; ++round) {
+    auto vanishing = connect();
+    ASSERT_TRUE(vanishing);
+    ASSERT_TRUE(vanishing->send_raw(burst));
+    if (round % 2 == 0) {
+      // An abortive close (RST) while the daemon is still writing replies.
+      const linger abort_on_close{1, 0};
+      ::setsockopt(vanishing->fd(), SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
+    }
+    vanishing->close();
+    const json info = client().call("get_info", json::object(), round);
+    ASSERT_EQ(info["id"], round) << info.dump();
+    ASSERT_EQ(info["result"]["device"], "mcpud-sim");
+  }
+  EXPECT_TRUE(daemon_.running());
+}
+
+}  // namespace
+}  // namespace mcpud::it

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+// mcpud as a process: signals (SIGTERM, SIGHUP reload) and the command line
+// (--check-config, --version, --listen on a busy port).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "support/configs.hpp"
+#include "support/fixtures.hpp"
+
+namespace mcpud::it {
+namespace {
+
+const std::string kRelayPin = R"(
+[[pins]]
+name = "relay"
+pin = 5
+type = "digital_output"
+description = "Added by a reload"
+)";
+
+TEST(Process, SigtermExitsWithStatusZeroAndLogsStopped) {
+  DaemonProcess daemon;
+  const int port = daemon.start_tcp();
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  ASSERT_TRUE(client->result("get_info").is_object());
+  daemon.signal(SIGTERM);
+  EXPECT_EQ(daemon.wait_exit(10s), 0);
+  EXPECT_TRUE(contains(daemon.log(), "received SIGTERM"));
+  EXPECT_TRUE(contains(daemon.log(), "stopped"));
+  EXPECT_TRUE(client->wait_closed()) << "connected clients are closed on shutdown";
+}
+
+TEST(Process, SigintAlsoExitsCleanly) {
+  DaemonProcess daemon;
+  ASSERT_NE(daemon.start_tcp(), 0);
+  daemon.signal(SIGINT);
+  EXPECT_EQ(daemon.wait_exit(10s), 0);
+  EXPECT_TRUE(contains(daemon.log(), "stopped"));
+}
+
+TEST(Process, SighupReloadsAChangedConfigAndExistingConnectionsSeeIt) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "before-reload"}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  const json before = client->result("get_info");
+  EXPECT_EQ(before["device"], "before-reload");
+  EXPECT_EQ(before["pin_count"], 5);
+
+  daemon.write_file("mcpud.toml", sim_config_toml({.device = "after-reload", .extra_pins = kRelayPin}));
+  daemon.signal(SIGHUP);
+  ASSERT_TRUE(daemon.wait_for_log("reloaded: 6 pins")) << "no reload logged";
+
+  // The same connection, still open, sees the new configuration.
+  const json after = client->result("get_info");
+  EXPECT_EQ(after["device"], "after-reload");
+  EXPECT_EQ(after["pin_count"], 6);
+  const json listing = client->result("list_tools");
+  EXPECT_EQ(listing["device"], "after-reload");
+  ASSERT_EQ(listing["pins"].size(), 6u);
+  EXPECT_EQ(listing["pins"][5]["name"], "relay");
+  EXPECT_EQ(client->result("gpio_write", {{"pin", 5}, {"value", true}}),
+            (json{{"pin", 5}, {"name", "relay"}, {"value", true}}));
+  // The listener was kept: new clients still connect on the same port.
+  auto newcomer = LineClient::connect_tcp(port);
+  ASSERT_TRUE(newcomer);
+  EXPECT_EQ(newcomer->result("get_info")["device"], "after-reload");
+}
+
+TEST(Process, SighupWithABrokenConfigKeepsTheRunningOne) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "steady"}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  ASSERT_EQ(client->result("get_info")["device"], "steady");
+
+  // A schema error, then a TOML syntax error.
+  std::string wrong_type = sim_config_toml({.device = "broken"});
+  wrong_type.replace(wrong_type.find("type = \"digital_input\""), 22, "type = \"digital_out\"");
+  for (const auto& broken : {wrong_type, std::string("device = \"broken\"\n[[pins]\n")}) {
+    const auto kept_before = daemon.count_in_log("keeping the running configuration");
+    daemon.write_file("mcpud.toml", broken);
+    daemon.signal(SIGHUP);
+    ASSERT_TRUE(daemon.wait_for_log("keeping the running configuration", 10s, kept_before + 1));
+    const json info = client->result("get_info");
+    EXPECT_EQ(info["device"], "steady");
+    EXPECT_EQ(info["pin_count"], 5);
+    EXPECT_EQ(client->result("gpio_read", {{"pin", 3}})["name"], "led_sense");
+  }
+  EXPECT_TRUE(contains(daemon.log(), "pins[1].type"));
+  EXPECT_TRUE(daemon.running());
+}
+
+TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("good.toml", sim_config_toml({.device = "checked", .limits = "max_clients = 3"}));
+  ASSERT_TRUE(daemon.start({"--check-config", config}));
+  ASSERT_EQ(daemon.wait_exit(10s), 0);
+  const json resolved = json::parse(daemon.stdout_text(), nullptr, false);
+  ASSERT_FALSE(resolved.is_discarded()) << "stdout is not JSON: " << daemon.stdout_text();
+  EXPECT_EQ(resolved["device"], "checked");
+  EXPECT_EQ(resolved["pins"].size(), 5u);
+  EXPECT_EQ(resolved["limits"]["max_clients"], 3);
+  EXPECT_EQ(resolved["limits"]["max_line_bytes"], 65536) << "defaults are filled in";
+  EXPECT_TRUE(contains(daemon.log(), "OK, 5 pins"));
+}
+
+TEST(Process, CheckConfigOfABadPinTypeExitsOneNamingTheKey) {
+  DaemonProcess daemon;
+  std::string text = sim_config_toml();
+  text.replace(text.find("type = \"digital_input\""), 22, "type = \"digital_out\"");
+  const auto config = daemon.write_file("bad.toml", text);
+  ASSERT_TRUE(daemon.start({"--check-config", config}));
+  EXPECT_EQ(daemon.wait_exit(10s), 1);
+  EXPECT_TRUE(contains(daemon.log(), "pins[1].type"));
+  EXPECT_TRUE(daemon.stdout_text().empty()) << daemon.stdout_text();
+}
+
+TEST(Process, CheckConfigOfAMissingFileExitsOne) {
+  DaemonProcess daemon;
+  const auto missing = (daemon.temp_dir().path() / "nowhere.toml").string();
+  ASSERT_TRUE(daemon.start({"--check-config", missing}));
+  EXPECT_EQ(daemon.wait_exit(10s), 1);
+  EXPECT_TRUE(contains(daemon.log(), "nowhere.toml"));
+}
+
+TEST(Process, VersionPrintsNameAndVersion) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.start({"--version"}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0);
+  EXPECT_EQ(daemon.stdout_text(), "mcpud 0.1.0\n");
+}
+
+TEST(Process, ListenOnAPortAlreadyInUseExitsNonZeroWithAMessage) {
+  // Hold a listening socket on a kernel-chosen port.
+  const int holder = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(holder, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(holder, 1), 0);
+  ASSERT_EQ(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string spec = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.start({"--listen", spec}));
+  const auto status = daemon.wait_exit(10s);
+  ::close(holder);
+  ASSERT_TRUE(status.has_value()) << "mcpud kept running without its listener";
+  EXPECT_NE(*status, 0);
+  EXPECT_TRUE(contains(daemon.log(), "cannot listen on " + spec));
+}
+
+TEST(Process, ListenAddressThatIsNotAnAddressExitsNonZero) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.start({"--listen", "nowhere:80"}));
+  const auto status = daemon.wait_exit(10s);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_NE(*status, 0);
+  EXPECT_TRUE(contains(daemon.log(), "nowhere"));
+}
+
+TEST(Process, TtyWithAnUnsupportedBaudRateExitsOneNamingIt) {
+  DaemonProcess daemon;
+  const auto path = (daemon.temp_dir().path() / "ttyX").string();
+  ASSERT_TRUE(daemon.start({"--listen", "127.0.0.1:0", "--tty", path + ":12345"}));
+  EXPECT_EQ(daemon.wait_exit(10s), 1);
+  EXPECT_TRUE(contains(daemon.log(), "unsupported baud rate 12345"));
+}
+
+// A reload keeps listeners whose address is unchanged; the new [limits] must
+// still apply to the connections they accept afterwards.
+TEST(Reload, SighupThatLowersMaxClientsAppliesToNewConnections) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml());
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto first = LineClient::connect_tcp(port);
+  ASSERT_TRUE(first);
+  ASSERT_TRUE(first->result("get_info").is_object());
+
+  daemon.write_file("mcpud.toml", sim_config_toml({.limits = "max_clients = 1"}));
+  daemon.signal(SIGHUP);
+  ASSERT_TRUE(daemon.wait_for_log("reloaded:"));
+
+  auto second = LineClient::connect_tcp(port);
+  ASSERT_TRUE(second);
+  const json reply = second->call("get_info", json::object(), 1);
+  EXPECT_TRUE(is_error(reply, -32041, "TOO_MANY_CLIENTS")) << "max_clients = 1 after the reload, one client connected";
+  EXPECT_TRUE(first->result("get_info").is_object()) << "the client already connected stays";
+}
+
+}  // namespace
+}  // namespace mcpud::it

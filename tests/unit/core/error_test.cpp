@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the error table: protocol codes, and domain errors with unique names and codes in range.
+#include "mcpud/core/error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcpud {
+namespace {
+
+const std::vector<DomainError> kAllDomainErrors = {
+    DomainError::PinNotFound,      DomainError::WrongPinType,  DomainError::SamplingNotEnabled,
+    DomainError::ReadError,        DomainError::WriteError,    DomainError::DeviceDisconnected,
+    DomainError::Timeout,          DomainError::NotAuthorized, DomainError::UnknownSession,
+    DomainError::PortAlreadyInUse, DomainError::OpenError,     DomainError::Busy,
+    DomainError::TooManyClients,
+};
+
+TEST(DomainErrors, ListInThisTestCoversTheWholeEnum) {
+  // TooManyClients is the last enumerator; a new one must be added above (and to error.cpp).
+  EXPECT_EQ(kAllDomainErrors.size(), static_cast<std::size_t>(DomainError::TooManyClients) + 1);
+}
+
+TEST(DomainErrors, CodesAreInTheServerErrorRange) {
+  for (const auto kind : kAllDomainErrors) {
+    const int code = domain_error_code(kind);
+    EXPECT_GE(code, -32099) << domain_error_name(kind);
+    EXPECT_LE(code, -32000) << domain_error_name(kind);
+  }
+}
+
+TEST(DomainErrors, NamesAndCodesAreUnique) {
+  std::set<std::string> names;
+  std::set<int> codes;
+  for (const auto kind : kAllDomainErrors) {
+    EXPECT_TRUE(names.insert(std::string(domain_error_name(kind))).second) << domain_error_name(kind);
+    EXPECT_TRUE(codes.insert(domain_error_code(kind)).second) << domain_error_name(kind);
+  }
+}
+
+TEST(DomainErrors, NamesAreUpperSnakeCase) {
+  for (const auto kind : kAllDomainErrors) {
+    const auto name = domain_error_name(kind);
+    ASSERT_FALSE(name.empty());
+    for (const char c : name) EXPECT_TRUE((c >= 'A' && c <= 'Z') || c == '_') << name;
+  }
+}
+
+struct Published {
+  DomainError kind;
+  const char* name;
+  int code;
+};
+
+TEST(DomainErrors, PublishedCodesNeverChangeAsTable) {
+  // The codes documented in README.md are part of the protocol.
+  const std::vector<Published> published = {
+      {DomainError::PinNotFound, "PIN_NOT_FOUND", -32001},
+      {DomainError::WrongPinType, "WRONG_PIN_TYPE", -32002},
+      {DomainError::SamplingNotEnabled, "SAMPLING_NOT_ENABLED", -32003},
+      {DomainError::ReadError, "READ_ERROR", -32010},
+      {DomainError::WriteError, "WRITE_ERROR", -32011},
+      {DomainError::DeviceDisconnected, "DEVICE_DISCONNECTED", -32012},
+      {DomainError::TooManyClients, "TOO_MANY_CLIENTS", -32041},
+  };
+  for (const auto& p : published) {
+    EXPECT_EQ(domain_error_name(p.kind), p.name);
+    EXPECT_EQ(domain_error_code(p.kind), p.code) << p.name;
+  }
+}
+
+TEST(Error, DomainCarriesCodeNameAndMessage) {
+  const auto error = Error::domain(DomainError::WrongPinType, "Wrong pin type: pin 4");
+  EXPECT_EQ(error.code, -32002);
+  EXPECT_EQ(error.name, "WRONG_PIN_TYPE");
+  EXPECT_EQ(error.message, "Wrong pin type: pin 4");
+}
+
+struct ProtocolCase {
+  Error error;
+  int code;
+};
+
+TEST(Error, ProtocolErrorsHaveTheirCodeAndNoNameAsTable) {
+  const std::vector<ProtocolCase> cases = {
+      {Error::parse_error("p"), -32700},      {Error::invalid_request("r"), -32600},
+      {Error::method_not_found("m"), -32601}, {Error::invalid_params("i"), -32602},
+      {Error::internal("x"), -32603},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.error.code, c.code) << c.error.message;
+    EXPECT_TRUE(c.error.name.empty()) << c.error.message;
+    EXPECT_EQ(c.error.message.size(), 1u);
+  }
+}
+
+TEST(Error, DefaultIsAnInternalError) { EXPECT_EQ(Error{}.code, rpc_code::kInternalError); }
+
+}  // namespace
+}  // namespace mcpud

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the JSON-RPC engine: validation, ids, notifications, batches, async and throwing handlers.
+#include "mcpud/core/json_rpc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcpud::rpc {
+namespace {
+
+using nlohmann::json;
+
+// A handler whose behaviour is chosen per method:
+//   echo    replies {"method", "params"} at once
+//   fail    replies with a PIN_NOT_FOUND domain error
+//   throw   throws before replying
+//   reply_then_throw replies, then throws
+//   later   stores the reply to be sent by the test
+//   twice   replies twice
+//   other   -32601
+class ScriptedHandler final : public MethodHandler {
+ public:
+  void handle(std::string_view method, json params, ToolReply reply) override {
+    calls.push_back({std::string(method), params});
+    if (method == "echo") {
+      reply(json{{"method", method}, {"params", params}});
+    } else if (method == "fail") {
+      reply(std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: 9")));
+    } else if (method == "throw") {
+      throw std::runtime_error("boom");
+    } else if (method == "reply_then_throw") {
+      reply(json("done"));
+      throw std::runtime_error("after");
+    } else if (method == "later") {
+      deferred.push_back(std::move(reply));
+    } else if (method == "twice") {
+      reply(json(1));
+      reply(json(2));
+    } else {
+      reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(method))));
+    }
+  }
+
+  struct Call {
+    std::string method;
+    json params;
+  };
+  std::vector<Call> calls;
+  std::vector<ToolReply> deferred;
+};
+
+class JsonRpcEngine : public ::testing::Test {
+ protected:
+  // Every reply the engine sent for `line`, parsed.
+  std::vector<json> send(std::string_view line) {
+    std::vector<json> replies;
+    engine.handle_line(line, [&](std::string reply) { replies.push_back(json::parse(reply)); });
+    return replies;
+  }
+  // The one reply to `line`; fails the test if there is not exactly one.
+  json reply_to(std::string_view line) {
+    auto replies = send(line);
+    EXPECT_EQ(replies.size(), 1u) << line;
+    return replies.empty() ? json() : replies.front();
+  }
+
+  ScriptedHandler handler;
+  Engine engine{handler};
+};
+
+TEST_F(JsonRpcEngine, Request_GetsResultWithItsId) {
+  const auto reply = reply_to(R"({"jsonrpc":"2.0","id":7,"method":"echo","params":{"a":1}})");
+  EXPECT_EQ(reply, json::parse(R"({"jsonrpc":"2.0","id":7,"result":{"method":"echo","params":{"a":1}}})"));
+}
+
+TEST_F(JsonRpcEngine, Request_EchoesIdsExactlyAsSent) {
+  for (const char* id : {"0", "-5", "9007199254740993", "\"abc\"", "\"7\"", "\"\"", "null"}) {
+    const auto reply = reply_to(std::string(R"({"jsonrpc":"2.0","method":"echo","id":)") + id + "}");
+    EXPECT_EQ(reply.at("id"), json::parse(id)) << id;
+    EXPECT_EQ(reply.at("id").type(), json::parse(id).type()) << id;
+    EXPECT_TRUE(reply.contains("result")) << id;
+  }
+}
+
+TEST_F(JsonRpcEngine, Request_WithoutParamsGetsAnEmptyObject) {
+  reply_to(R"({"jsonrpc":"2.0","id":1,"method":"echo"})");
+  ASSERT_EQ(handler.calls.size(), 1u);
+  EXPECT_EQ(handler.calls[0].params, json::object());
+}
+
+TEST_F(JsonRpcEngine, Request_PassesMethodAndParamsToTheHandler) {
+  reply_to(R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"pin":3,"value":true}})");
+  ASSERT_EQ(handler.calls.size(), 1u);
+  EXPECT_EQ(handler.calls[0].method, "echo");
+  EXPECT_EQ(handler.calls[0].params, json::parse(R"({"pin":3,"value":true})"));
+}
+
+struct InvalidCase {
+  const char* name;
+  std::string line;
+  int code;
+  json id;  // the id the error must carry
+};
+
+TEST_F(JsonRpcEngine, InvalidMessages_AreAnsweredWithTheRightCodeAndIdAsTable) {
+  const std::vector<InvalidCase> cases = {
+      {"not JSON", "{nope", -32700, nullptr},
+      {"truncated JSON", R"({"jsonrpc":"2.0","id":1,"method":"echo")", -32700, nullptr},
+      {"a number", "42", -32600, nullptr},
+      {"a string", R"("hello")", -32600, nullptr},
+      {"null", "null", -32600, nullptr},
+      {"empty batch", "[]", -32600, nullptr},
+      {"float id", R"({"jsonrpc":"2.0","id":1.5,"method":"echo"})", -32600, nullptr},
+      {"boolean id", R"({"jsonrpc":"2.0","id":true,"method":"echo"})", -32600, nullptr},
+      {"object id", R"({"jsonrpc":"2.0","id":{"a":1},"method":"echo"})", -32600, nullptr},
+      {"array id", R"({"jsonrpc":"2.0","id":[1],"method":"echo"})", -32600, nullptr},
+      {"missing jsonrpc", R"({"id":3,"method":"echo"})", -32600, 3},
+      {"jsonrpc 1.0", R"({"jsonrpc":"1.0","id":3,"method":"echo"})", -32600, 3},
+      {"jsonrpc as number", R"({"jsonrpc":2.0,"id":"s","method":"echo"})", -32600, "s"},
+      {"missing method", R"({"jsonrpc":"2.0","id":4})", -32600, 4},
+      {"method not a string", R"({"jsonrpc":"2.0","id":4,"method":5})", -32600, 4},
+      {"params an array", R"({"jsonrpc":"2.0","id":5,"method":"echo","params":[1,2]})", -32602, 5},
+      {"params a string", R"({"jsonrpc":"2.0","id":5,"method":"echo","params":"x"})", -32602, 5},
+      {"params null", R"({"jsonrpc":"2.0","id":5,"method":"echo","params":null})", -32602, 5},
+      {"unknown method", R"({"jsonrpc":"2.0","id":6,"method":"nope"})", -32601, 6},
+  };
+  for (const auto& c : cases) {
+    const auto replies = send(c.line);
+    ASSERT_EQ(replies.size(), 1u) << c.name;
+    const auto& reply = replies[0];
+    EXPECT_EQ(reply.at("jsonrpc"), "2.0") << c.name;
+    EXPECT_EQ(reply.at("id"), c.id) << c.name;
+    EXPECT_EQ(reply.at("error").at("code"), c.code) << c.name;
+    EXPECT_TRUE(reply.at("error").at("message").is_string()) << c.name;
+    EXPECT_FALSE(reply.contains("result")) << c.name;
+  }
+  // None of the invalid requests (the unknown method aside) reached the handler.
+  ASSERT_EQ(handler.calls.size(), 1u);
+  EXPECT_EQ(handler.calls[0].method, "nope");
+}
+
+TEST_F(JsonRpcEngine, Notification_IsServedButNeverAnswered) {
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"echo","params":{"x":1}})").empty());
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"fail"})").empty());
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"throw"})").empty());
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"nope"})").empty());
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"echo","params":[1]})").empty());
+  EXPECT_EQ(handler.calls.size(), 4u);
+}
+
+TEST_F(JsonRpcEngine, NullIdIsARequestNotANotification) {
+  const auto reply = reply_to(R"({"jsonrpc":"2.0","id":null,"method":"echo"})");
+  EXPECT_TRUE(reply.at("id").is_null());
+  EXPECT_TRUE(reply.contains("result"));
+}
+
+TEST_F(JsonRpcEngine, ResponsesFromThePeerAreIgnored) {
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","id":1,"result":{"ok":true}})").empty());
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}})").empty());
+  EXPECT_TRUE(send(R"([{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"result":2}])").empty());
+  EXPECT_TRUE(handler.calls.empty());
+}
+
+TEST_F(JsonRpcEngine, DomainError_CarriesItsNameInDataCode) {
+  const auto reply = reply_to(R"({"jsonrpc":"2.0","id":"q","method":"fail"})");
+  EXPECT_EQ(reply, json::parse(R"({"jsonrpc":"2.0","id":"q",
+      "error":{"code":-32001,"message":"Pin not found: 9","data":{"code":"PIN_NOT_FOUND"}}})"));
+}
+
+TEST_F(JsonRpcEngine, ProtocolError_HasNoData) {
+  const auto reply = reply_to(R"({"jsonrpc":"2.0","id":1,"method":"nope"})");
+  EXPECT_FALSE(reply.at("error").contains("data"));
+}
+
+TEST_F(JsonRpcEngine, HandlerThatThrows_GivesInternalError) {
+  const auto reply = reply_to(R"({"jsonrpc":"2.0","id":8,"method":"throw"})");
+  EXPECT_EQ(reply.at("id"), 8);
+  EXPECT_EQ(reply.at("error").at("code"), -32603);
+  EXPECT_NE(reply.at("error").at("message").get<std::string>().find("boom"), std::string::npos);
+}
+
+TEST_F(JsonRpcEngine, HandlerThatThrowsAfterReplying_SendsOnlyItsReply) {
+  const auto replies = send(R"({"jsonrpc":"2.0","id":8,"method":"reply_then_throw"})");
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].at("result"), "done");
+}
+
+TEST_F(JsonRpcEngine, HandlerThatRepliesTwice_SendsTheFirstReplyOnly) {
+  const auto replies = send(R"({"jsonrpc":"2.0","id":8,"method":"twice"})");
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].at("result"), 1);
+}
+
+TEST_F(JsonRpcEngine, AsyncReply_IsSentWhenTheHandlerRepliesLater) {
+  std::vector<std::string> out;
+  engine.handle_line(R"({"jsonrpc":"2.0","id":"a","method":"later"})", [&](std::string r) { out.push_back(r); });
+  EXPECT_TRUE(out.empty());
+  ASSERT_EQ(handler.deferred.size(), 1u);
+  handler.deferred[0](json{{"late", true}});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(json::parse(out[0]), json::parse(R"({"jsonrpc":"2.0","id":"a","result":{"late":true}})"));
+}
+
+TEST_F(JsonRpcEngine, Batch_AnswersEachRequestInOneArray) {
+  const auto reply = reply_to(R"([
+      {"jsonrpc":"2.0","id":1,"method":"echo"},
+      {"jsonrpc":"2.0","method":"echo"},
+      {"jsonrpc":"2.0","id":2,"method":"fail"},
+      42,
+      {"jsonrpc":"2.0","id":3,"method":"throw"}])");
+  ASSERT_TRUE(reply.is_array());
+  ASSERT_EQ(reply.size(), 4u);
+  EXPECT_EQ(reply[0].at("id"), 1);
+  EXPECT_TRUE(reply[0].contains("result"));
+  EXPECT_EQ(reply[1].at("id"), 2);
+  EXPECT_EQ(reply[1].at("error").at("code"), -32001);
+  EXPECT_TRUE(reply[2].at("id").is_null());
+  EXPECT_EQ(reply[2].at("error").at("code"), -32600);
+  EXPECT_EQ(reply[3].at("id"), 3);
+  EXPECT_EQ(reply[3].at("error").at("code"), -32603);
+}
+
+TEST_F(JsonRpcEngine, Batch_OfOnlyNotificationsGetsNoReply) {
+  EXPECT_TRUE(send(R"([{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","method":"nope"}])").empty());
+  EXPECT_EQ(handler.calls.size(), 2u);
+}
+
+TEST_F(JsonRpcEngine, Batch_OfInvalidElementsGetsOneErrorEach) {
+  const auto reply = reply_to("[1,2,3]");
+  ASSERT_EQ(reply.size(), 3u);
+  for (const auto& element : reply) {
+    EXPECT_EQ(element.at("error").at("code"), -32600);
+    EXPECT_TRUE(element.at("id").is_null());
+  }
+}
+
+TEST_F(JsonRpcEngine, Batch_NestedBatchIsAnInvalidElement) {
+  const auto reply = reply_to(R"([[{"jsonrpc":"2.0","id":1,"method":"echo"}]])");
+  ASSERT_EQ(reply.size(), 1u);
+  EXPECT_EQ(reply[0].at("error").at("code"), -32600);
+  EXPECT_TRUE(handler.calls.empty());
+}
+
+TEST_F(JsonRpcEngine, Batch_WaitsForAsyncRepliesAfterHandleLineReturns) {
+  std::vector<std::string> out;
+  engine.handle_line(R"([{"jsonrpc":"2.0","id":1,"method":"later"},
+                         {"jsonrpc":"2.0","id":2,"method":"echo"},
+                         {"jsonrpc":"2.0","method":"later"},
+                         {"jsonrpc":"2.0","id":3,"method":"later"}])",
+                     [&](std::string r) { out.push_back(r); });
+  ASSERT_EQ(handler.deferred.size(), 3u);
+  EXPECT_TRUE(out.empty());
+  // Replies arrive out of order, after handle_line has returned.
+  handler.deferred[2](json("third"));
+  handler.deferred[1](json("notification"));
+  EXPECT_TRUE(out.empty());
+  handler.deferred[0](json("first"));
+  ASSERT_EQ(out.size(), 1u);
+  const auto reply = json::parse(out[0]);
+  ASSERT_EQ(reply.size(), 3u);
+  std::map<int, json> by_id;
+  for (const auto& element : reply) by_id[element.at("id").get<int>()] = element.at("result");
+  EXPECT_EQ(by_id.at(1), "first");
+  EXPECT_EQ(by_id.at(2).at("method"), "echo");
+  EXPECT_EQ(by_id.at(3), "third");
+}
+
+TEST_F(JsonRpcEngine, Batch_OverTheLimitIsRefusedWhole) {
+  Engine small(handler, EngineLimits{.max_depth = 64, .max_batch = 2});
+  std::vector<json> replies;
+  const auto respond = [&](std::string r) { replies.push_back(json::parse(r)); };
+  small.handle_line(R"([{"jsonrpc":"2.0","id":1,"method":"echo"},{"jsonrpc":"2.0","id":2,"method":"echo"},
+                        {"jsonrpc":"2.0","id":3,"method":"echo"}])",
+                    respond);
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_TRUE(replies[0].is_object());
+  EXPECT_EQ(replies[0].at("error").at("code"), -32600);
+  EXPECT_TRUE(handler.calls.empty());
+  replies.clear();
+  small.handle_line(R"([{"jsonrpc":"2.0","id":1,"method":"echo"},{"jsonrpc":"2.0","id":2,"method":"echo"}])", respond);
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].size(), 2u);
+}
+
+TEST_F(JsonRpcEngine, Batch_OfTheDefaultMaximumIsServed) {
+  std::string line = "[";
+  for (int i = 0; i < 1000; ++i)
+    line += (i ? "," : "") + std::string(R"({"jsonrpc":"2.0","id":)") + std::to_string(i) + R"(,"method":"echo"})";
+  line += "]";
+  EXPECT_EQ(reply_to(line).size(), 1000u);
+  EXPECT_EQ(reply_to("[" + line.substr(1, line.size() - 2) + R"(,{"jsonrpc":"2.0","id":1000,"method":"echo"}])")
+                .at("error")
+                .at("code"),
+            -32600);
+}
+
+TEST_F(JsonRpcEngine, DeepNesting_IsRefusedBeforeParsing) {
+  const std::string deep =
+      R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":)" + std::string(70, '[') + std::string(70, ']') + "}}";
+  const auto reply = reply_to(deep);
+  EXPECT_TRUE(reply.at("id").is_null());
+  EXPECT_EQ(reply.at("error").at("code"), -32600);
+  EXPECT_TRUE(handler.calls.empty());
+}
+
+TEST_F(JsonRpcEngine, DeepNesting_AtTheLimitIsAccepted) {
+  // The request object is level 1, params level 2, then 62 arrays: 64 in all.
+  const std::string line =
+      R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":)" + std::string(62, '[') + std::string(62, ']') + "}}";
+  ASSERT_EQ(nesting_depth(line), 64u);
+  EXPECT_TRUE(reply_to(line).contains("result"));
+  const std::string over =
+      R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":)" + std::string(63, '[') + std::string(63, ']') + "}}";
+  EXPECT_EQ(reply_to(over).at("error").at("code"), -32600);
+}
+
+TEST_F(JsonRpcEngine, DeepNesting_LimitIsConfigurable) {
+  Engine shallow(handler, EngineLimits{.max_depth = 2, .max_batch = 1000});
+  std::vector<json> replies;
+  const auto respond = [&](std::string r) { replies.push_back(json::parse(r)); };
+  shallow.handle_line(R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}})", respond);
+  shallow.handle_line(R"({"jsonrpc":"2.0","id":2,"method":"echo","params":{"a":[1]}})", respond);
+  ASSERT_EQ(replies.size(), 2u);
+  EXPECT_TRUE(replies[0].contains("result"));
+  EXPECT_EQ(replies[1].at("error").at("code"), -32600);
+}
+
+TEST(JsonRpcNestingDepth, CountsBracketsOutsideStringsAsTable) {
+  const std::vector<std::pair<std::string, std::size_t>> cases = {
+      {"", 0},
+      {"1", 0},
+      {"{}", 1},
+      {"[[]]", 2},
+      {"[{},{},[]]", 2},
+      {R"({"a":{"b":[1]}})", 3},
+      {R"("[[[[")", 0},
+      {R"({"a":"]]]{{{"})", 1},
+      {R"(["\"[[", "x"])", 1},
+      {R"(["\\", [[]]])", 3},
+      {"]]]]", 0},
+      {"[]]][", 1},
+  };
+  for (const auto& [text, depth] : cases) EXPECT_EQ(nesting_depth(text), depth) << text;
+}
+
+TEST(JsonRpcEncoding, ErrorResponseShape) {
+  const auto text = error_response(5, Error::domain(DomainError::WrongPinType, "Wrong pin type"));
+  EXPECT_EQ(json::parse(text), json::parse(R"({"jsonrpc":"2.0","id":5,
+      "error":{"code":-32002,"message":"Wrong pin type","data":{"code":"WRONG_PIN_TYPE"}}})"));
+  const auto protocol = json::parse(error_response(nullptr, Error::invalid_params("params.pin: missing")));
+  EXPECT_EQ(protocol, json::parse(R"({"jsonrpc":"2.0","id":null,
+      "error":{"code":-32602,"message":"params.pin: missing"}})"));
+}
+
+TEST(JsonRpcEncoding, ResponseOfAnErrorResultIsAnErrorResponse) {
+  const ToolResult failed = std::unexpected(Error::internal("bad"));
+  EXPECT_EQ(response("x", failed), error_response("x", Error::internal("bad")));
+  EXPECT_EQ(json::parse(response("x", json::array({1, 2}))),
+            json::parse(R"({"jsonrpc":"2.0","id":"x","result":[1,2]})"));
+}
+
+TEST(JsonRpcEncoding, LineTooLongNamesTheCap) {
+  const auto reply = json::parse(Engine::line_too_long(65536));
+  EXPECT_EQ(reply, json::parse(R"({"jsonrpc":"2.0","id":null,
+      "error":{"code":-32600,"message":"Invalid request: line longer than 65536 bytes"}})"));
+}
+
+TEST(JsonRpcEncoding, DumpReplacesInvalidUtf8InsteadOfThrowing) {
+  const json value = {{"text", std::string("ok\xff\xfe")}};
+  std::string out;
+  EXPECT_NO_THROW(out = dump(value));
+  EXPECT_TRUE(json::accept(out));
+  EXPECT_EQ(out.find('\xff'), std::string::npos);
+}
+
+TEST(JsonRpcEncoding, SuccessResponseWithInvalidUtf8IsStillValidJson) {
+  const std::string text = response(1, json(std::string("a\xc3")));
+  EXPECT_TRUE(json::accept(text));
+}
+
+}  // namespace
+}  // namespace mcpud::rpc
