@@ -69,10 +69,6 @@ std::string type_name(const json& value) {
   return value.type_name();  // nlohmann's other names are JSON Schema's
 }
 
-bool has_type(const json& value, std::string_view name) {
-  return name == "number" ? value.is_number() : type_name(value) == name;
-}
-
 std::vector<std::string_view> type_names(const json& type) {
   if (type.is_string()) return {type.get_ref<const std::string&>()};
   std::vector<std::string_view> names;
@@ -81,10 +77,6 @@ std::vector<std::string_view> type_names(const json& type) {
     if (name.is_string()) names.push_back(name.get_ref<const std::string&>());
   }
   return names;
-}
-
-bool matches_type(const json& type, const json& value) {
-  return std::ranges::any_of(type_names(type), [&](std::string_view name) { return has_type(value, name); });
 }
 
 // Exact comparison of two JSON numbers: comparing as double would round integers
@@ -151,6 +143,156 @@ const std::regex* compiled(const std::string& pattern) {
   return it->second.get();  // map nodes never move, so the regex outlives the lock
 }
 
+// The JSON types a "type" keyword can name, as bits. A number with no fractional
+// part is an Integer; "number" accepts both kinds of number.
+enum TypeBit : unsigned {
+  kNull = 1,
+  kBoolean = 2,
+  kInteger = 4,
+  kNumber = 8,
+  kString = 16,
+  kArray = 32,
+  kObject = 64,
+};
+
+unsigned type_bit(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, unsigned>, 7> kNames{
+      {{"null", kNull}, {"boolean", kBoolean}, {"integer", kInteger}, {"number", kNumber | kInteger},
+       {"string", kString}, {"array", kArray}, {"object", kObject}}};
+  for (const auto& [known, bit] : kNames) {
+    if (known == name) return bit;
+  }
+  return 0;  // an unknown name matches nothing
+}
+
+unsigned type_bit_of(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null: return kNull;
+    case json::value_t::boolean: return kBoolean;
+    case json::value_t::string: return kString;
+    case json::value_t::array: return kArray;
+    case json::value_t::object: return kObject;
+    default: return !value.is_number() ? 0u : is_integral(value) ? kInteger : kNumber;
+  }
+}
+
+const json* keyword(const json& schema, const char* name) {
+  const auto it = schema.find(name);
+  return it == schema.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+// A schema object digested: every keyword the validator uses is looked up once.
+// Pointers refer into the CompiledSchema's own copy of the schema.
+struct CompiledSchema::Node {
+  struct Property {
+    std::string_view name;
+    std::unique_ptr<Node> node;
+    const json* default_value = nullptr;  // set when the property's schema has a default
+  };
+  enum class Additional { Absent, Forbidden, Schema };
+
+  bool reject_all = false;  // the schema `false`
+  bool accept_all = false;  // `{}`-like: not an object (and not false)
+
+  std::vector<std::string_view> type_names;  // empty: no usable "type"
+  unsigned type_mask = 0;
+  const json* enumeration = nullptr;
+  const json* constant = nullptr;
+  const json* minimum = nullptr;
+  const json* maximum = nullptr;
+  const json* exclusive_minimum = nullptr;
+  const json* exclusive_maximum = nullptr;
+  const json* min_length = nullptr;
+  const json* max_length = nullptr;
+  const std::string* pattern = nullptr;
+  const std::regex* pattern_regex = nullptr;  // nullptr with `pattern` set: invalid regex
+  const json* min_items = nullptr;
+  const json* max_items = nullptr;
+  std::unique_ptr<Node> items;
+  std::vector<Property> properties;  // in the schema's key order
+  std::vector<std::string_view> required;
+  Additional additional = Additional::Absent;
+  std::unique_ptr<Node> additional_schema;
+  std::vector<Node> any_of;
+  std::vector<std::string> any_of_forms;  // how each branch is named in an error
+
+  explicit Node(const json& schema) {
+    if (schema == false) {
+      reject_all = true;
+      return;
+    }
+    if (!schema.is_object()) {
+      accept_all = true;
+      return;
+    }
+    if (const json* type = keyword(schema, "type")) {
+      type_names = mcpud::schema::type_names(*type);
+      for (const auto name : type_names) type_mask |= type_bit(name);
+    }
+    if (const json* e = keyword(schema, "enum"); e && e->is_array()) enumeration = e;
+    constant = keyword(schema, "const");
+    minimum = number_keyword(schema, "minimum");
+    maximum = number_keyword(schema, "maximum");
+    exclusive_minimum = number_keyword(schema, "exclusiveMinimum");
+    exclusive_maximum = number_keyword(schema, "exclusiveMaximum");
+    min_length = number_keyword(schema, "minLength");
+    max_length = number_keyword(schema, "maxLength");
+    if (const json* p = keyword(schema, "pattern"); p && p->is_string()) {
+      pattern = &p->get_ref<const std::string&>();
+      pattern_regex = compiled(*pattern);
+    }
+    min_items = number_keyword(schema, "minItems");
+    max_items = number_keyword(schema, "maxItems");
+    if (const json* i = keyword(schema, "items")) items = std::make_unique<Node>(*i);
+    compile_object_keywords(schema);
+    if (const json* branches = keyword(schema, "anyOf"); branches && branches->is_array()) {
+      for (const auto& branch : *branches) {
+        any_of.emplace_back(branch);
+        any_of_forms.push_back(describe(branch));
+      }
+    }
+  }
+
+  void compile_object_keywords(const json& schema) {
+    if (const json* props = keyword(schema, "properties"); props && props->is_object()) {
+      for (const auto& [name, property] : props->items()) {
+        const json* default_value = property.is_object() ? keyword(property, "default") : nullptr;
+        properties.push_back({name, std::make_unique<Node>(property), default_value});
+      }
+    }
+    if (const json* names = keyword(schema, "required"); names && names->is_array()) {
+      for (const auto& name : *names) {
+        if (name.is_string()) required.push_back(name.get_ref<const std::string&>());
+      }
+    }
+    if (const json* extra = keyword(schema, "additionalProperties")) {
+      if (*extra == false) {
+        additional = Additional::Forbidden;
+      } else {
+        additional = Additional::Schema;
+        additional_schema = std::make_unique<Node>(*extra);
+      }
+    }
+  }
+
+  const Property* property(std::string_view name) const {
+    for (const auto& p : properties) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  }
+
+  bool matches_type(const json& value) const {
+    return (type_mask & type_bit_of(value)) != 0;
+  }
+};
+
+namespace {
+
+using Node = CompiledSchema::Node;
+
 class Validator {
  public:
   // With `apply` false the value is only judged, never changed (no defaults, no
@@ -158,11 +300,11 @@ class Validator {
   // branches without deep-copying a value of unbounded depth.
   Validator(std::string_view root, bool apply) : root_(root), apply_(apply) {}
 
-  Result check(const json& schema, json& value, const Path* at) const {
-    if (schema == false) return fail(at, "is not allowed here");
-    if (!schema.is_object()) return {};
+  Result check(const Node& schema, json& value, const Path* at) const {
+    if (schema.reject_all) return fail(at, "is not allowed here");
+    if (schema.accept_all) return {};
     // Each check looks only at the keywords that apply to the value's type.
-    using Check = Result (Validator::*)(const json&, json&, const Path*) const;
+    using Check = Result (Validator::*)(const Node&, json&, const Path*) const;
     static constexpr std::array<Check, 7> kChecks{&Validator::check_type,   &Validator::check_choices,
                                                   &Validator::check_number, &Validator::check_string,
                                                   &Validator::check_array,  &Validator::check_object,
@@ -181,151 +323,135 @@ class Validator {
     return std::unexpected(message + ": " + std::string(problem));
   }
 
-  Result check_type(const json& schema, json& value, const Path* at) const {
-    const auto it = schema.find("type");
-    if (it == schema.end()) return {};
-    const auto names = type_names(*it);
-    if (names.empty()) return {};  // malformed, so ignored like an unknown keyword
-    if (!matches_type(*it, value)) return fail(at, "expected " + join(names, " or ") + ", got " + type_name(value));
-    // Clients that only have doubles send 3.0 for 3; the tools then read an integer.
-    const auto allows = [&](std::string_view name) { return std::ranges::find(names, name) != names.end(); };
-    if (apply_ && value.is_number_float() && allows("integer") && !allows("number")) {
-      value = to_integer(value.get<double>());
+  Result check_type(const Node& schema, json& value, const Path* at) const {
+    if (schema.type_names.empty()) return {};  // absent or malformed, so ignored
+    if (!schema.matches_type(value)) {
+      return fail(at, "expected " + join(schema.type_names, " or ") + ", got " + type_name(value));
     }
+    // Clients that only have doubles send 3.0 for 3; the tools then read an integer.
+    const bool integer_only = (schema.type_mask & (kNumber | kInteger)) == kInteger;
+    if (apply_ && value.is_number_float() && integer_only) value = to_integer(value.get<double>());
     return {};
   }
 
-  Result check_choices(const json& schema, json& value, const Path* at) const {
-    if (const auto it = schema.find("enum"); it != schema.end() && it->is_array()) {
-      if (std::ranges::find(*it, value) == it->end()) {
-        std::vector<std::string> choices;
-        for (const auto& choice : *it) choices.push_back(choice.dump());
-        return fail(at, "must be one of " + join(choices, ", ") + ", got " + value.dump());
+  Result check_choices(const Node& schema, json& value, const Path* at) const {
+    if (const json* choices = schema.enumeration) {
+      if (std::ranges::find(*choices, value) == choices->end()) {
+        std::vector<std::string> names;
+        for (const auto& choice : *choices) names.push_back(choice.dump());
+        return fail(at, "must be one of " + join(names, ", ") + ", got " + value.dump());
       }
     }
-    if (const auto it = schema.find("const"); it != schema.end() && *it != value) {
-      return fail(at, "must be " + it->dump() + ", got " + value.dump());
+    if (schema.constant && *schema.constant != value) {
+      return fail(at, "must be " + schema.constant->dump() + ", got " + value.dump());
     }
     return {};
   }
 
-  Result check_number(const json& schema, json& value, const Path* at) const {
+  Result check_number(const Node& schema, json& value, const Path* at) const {
     if (!value.is_number()) return {};
     const auto out_of_range = [&](std::string_view relation, const json& bound) {
       return fail(at, value.dump() + " is " + std::string(relation) + ' ' + bound.dump());
     };
-    if (const auto* min = number_keyword(schema, "minimum"); min && less(value, *min)) {
-      return out_of_range("below the minimum", *min);
+    if (schema.minimum && less(value, *schema.minimum)) return out_of_range("below the minimum", *schema.minimum);
+    if (schema.maximum && less(*schema.maximum, value)) return out_of_range("above the maximum", *schema.maximum);
+    if (schema.exclusive_minimum && !less(*schema.exclusive_minimum, value)) {
+      return out_of_range("not above the exclusive minimum", *schema.exclusive_minimum);
     }
-    if (const auto* max = number_keyword(schema, "maximum"); max && less(*max, value)) {
-      return out_of_range("above the maximum", *max);
-    }
-    if (const auto* min = number_keyword(schema, "exclusiveMinimum"); min && !less(*min, value)) {
-      return out_of_range("not above the exclusive minimum", *min);
-    }
-    if (const auto* max = number_keyword(schema, "exclusiveMaximum"); max && !less(value, *max)) {
-      return out_of_range("not below the exclusive maximum", *max);
+    if (schema.exclusive_maximum && !less(value, *schema.exclusive_maximum)) {
+      return out_of_range("not below the exclusive maximum", *schema.exclusive_maximum);
     }
     return {};
   }
 
-  // Shared by minLength/maxLength and minItems/maxItems.
-  Result check_count(const json& schema, std::size_t count, const char* min_name, const char* max_name,
-                     const std::string& described, const Path* at) const {
-    if (const auto* min = number_keyword(schema, min_name); min && less(json(count), *min)) {
-      return fail(at, described + ", less than the minimum " + min->dump());
-    }
-    if (const auto* max = number_keyword(schema, max_name); max && less(*max, json(count))) {
-      return fail(at, described + ", more than the maximum " + max->dump());
-    }
+  // Shared by minLength/maxLength and minItems/maxItems; `describe` builds the
+  // start of the message only when a bound is broken.
+  Result check_count(std::size_t count, const json* min, const json* max, const auto& describe,
+                     const Path* at) const {
+    if (min && less(json(count), *min)) return fail(at, describe() + ", less than the minimum " + min->dump());
+    if (max && less(*max, json(count))) return fail(at, describe() + ", more than the maximum " + max->dump());
     return {};
   }
 
-  Result check_string(const json& schema, json& value, const Path* at) const {
+  Result check_string(const Node& schema, json& value, const Path* at) const {
     if (!value.is_string()) return {};
     const auto& text = value.get_ref<const std::string&>();
-    const auto length = code_points(text);
-    const auto described = "is " + counted(length, "character") + " long";
-    if (auto result = check_count(schema, length, "minLength", "maxLength", described, at); !result) return result;
-    const auto it = schema.find("pattern");
-    if (it == schema.end() || !it->is_string()) return {};
-    const auto& pattern = it->get_ref<const std::string&>();
-    const auto* regex = compiled(pattern);
-    if (regex == nullptr) return fail(at, "the schema's pattern " + it->dump() + " is not a valid regular expression");
+    if (schema.min_length || schema.max_length) {
+      const auto length = code_points(text);
+      const auto described = [&] { return "is " + counted(length, "character") + " long"; };
+      if (auto result = check_count(length, schema.min_length, schema.max_length, described, at); !result) {
+        return result;
+      }
+    }
+    if (!schema.pattern) return {};
+    if (!schema.pattern_regex) {
+      return fail(at, "the schema's pattern " + json(*schema.pattern).dump() + " is not a valid regular expression");
+    }
     if (text.size() > kMaxPatternSubjectBytes) {
       return fail(at, "is " + counted(text.size(), "byte") + " long, too long to match against a pattern (at most " +
                           std::to_string(kMaxPatternSubjectBytes) + ")");
     }
     // JSON Schema patterns are not anchored: "a+" matches anywhere, "^a+$" the whole.
-    if (!std::regex_search(text, *regex)) return fail(at, "does not match pattern " + pattern);
+    if (!std::regex_search(text, *schema.pattern_regex)) return fail(at, "does not match pattern " + *schema.pattern);
     return {};
   }
 
-  Result check_array(const json& schema, json& value, const Path* at) const {
+  Result check_array(const Node& schema, json& value, const Path* at) const {
     if (!value.is_array()) return {};
-    const auto described = "has " + counted(value.size(), "item");
-    if (auto result = check_count(schema, value.size(), "minItems", "maxItems", described, at); !result) return result;
-    const auto items = schema.find("items");
-    for (std::size_t i = 0; items != schema.end() && i < value.size(); ++i) {
+    const auto described = [&] { return "has " + counted(value.size(), "item"); };
+    if (auto result = check_count(value.size(), schema.min_items, schema.max_items, described, at); !result) {
+      return result;
+    }
+    for (std::size_t i = 0; schema.items && i < value.size(); ++i) {
       const Path step{at, {}, i, true};
-      if (auto result = check(*items, value[i], &step); !result) return result;
+      if (auto result = check(*schema.items, value[i], &step); !result) return result;
     }
     return {};
   }
 
-  Result check_object(const json& schema, json& value, const Path* at) const {
+  Result check_object(const Node& schema, json& value, const Path* at) const {
     if (!value.is_object()) return {};
-    static const json kNone = json::object();
-    const auto found = schema.find("properties");
-    const json& properties = found != schema.end() && found->is_object() ? *found : kNone;
-    const auto has_default = [&](const std::string& key) {
-      const auto it = properties.find(key);
-      return it != properties.end() && it->is_object() && it->contains("default");
-    };
     // A property with a default is never missing: the default fills it below.
-    const auto required = schema.find("required");
-    for (const auto& key : required != schema.end() && required->is_array() ? *required : kNone) {
-      if (!key.is_string()) continue;
-      const auto& name = key.get_ref<const std::string&>();
-      if (value.contains(name) || has_default(name)) continue;
+    for (const auto name : schema.required) {
+      const auto* property = schema.property(name);
+      if (value.contains(name) || (property && property->default_value)) continue;
       const Path step{at, name};
       return fail(&step, "required property is missing");
     }
-    const auto additional = schema.find("additionalProperties");
     for (auto& [key, member] : value.items()) {
       const Path step{at, key};
-      const auto property = properties.find(key);
-      const bool known = property != properties.end();
-      if (!known && additional != schema.end() && *additional == false) {
-        return fail(&step, properties.empty() ? "unknown property (no properties are allowed)"
-                                               : "unknown property (expected one of: " + keys_of(properties) + ")");
+      const auto* property = schema.property(key);
+      if (!property && schema.additional == Node::Additional::Forbidden) {
+        return fail(&step, schema.properties.empty() ? "unknown property (no properties are allowed)"
+                                                     : "unknown property (expected one of: " + property_names(schema) + ")");
       }
-      if (!known && additional == schema.end()) continue;
-      if (auto result = check(known ? *property : *additional, member, &step); !result) return result;
+      if (!property && schema.additional == Node::Additional::Absent) continue;
+      if (auto result = check(property ? *property->node : *schema.additional_schema, member, &step); !result) {
+        return result;
+      }
     }
     // Defaults are checked as well, which also fills defaults nested inside them.
-    for (const auto& [key, property] : properties.items()) {
-      if (value.contains(key) || !has_default(key)) continue;
-      const Path step{at, key};
-      json filled = property["default"];  // a deep copy: the schema stays untouched
-      if (auto result = check(property, filled, &step); !result) return result;
-      if (apply_) value[key] = std::move(filled);
+    for (const auto& property : schema.properties) {
+      if (!property.default_value || value.contains(property.name)) continue;
+      const Path step{at, property.name};
+      json filled = *property.default_value;  // a deep copy: the schema stays untouched
+      if (auto result = check(*property.node, filled, &step); !result) return result;
+      if (apply_) value[std::string(property.name)] = std::move(filled);
     }
     return {};
   }
 
-  static std::string keys_of(const json& object) {
-    std::vector<std::string_view> keys;
-    for (const auto& [key, unused] : object.items()) keys.push_back(key);
-    return join(keys, ", ");
+  static std::string property_names(const Node& schema) {
+    std::vector<std::string_view> names;
+    for (const auto& property : schema.properties) names.push_back(property.name);
+    return join(names, ", ");
   }
 
-  Result check_any_of(const json& schema, json& value, const Path* at) const {
-    const auto branches = schema.find("anyOf");
-    if (branches == schema.end() || !branches->is_array() || branches->empty()) return {};
+  Result check_any_of(const Node& schema, json& value, const Path* at) const {
+    if (schema.any_of.empty()) return {};
     const Validator judge(root_, false);
     std::vector<std::string> errors;
-    for (const auto& branch : *branches) {
+    for (const auto& branch : schema.any_of) {
       auto verdict = judge.check(branch, value, at);
       if (verdict) return apply_ ? check(branch, value, at) : verdict;  // now fill defaults for real
       errors.push_back(std::move(verdict.error()));
@@ -333,14 +459,12 @@ class Validator {
     // When a single branch is for the value's type, its error is the useful one
     // ("-1 is below the minimum 0" rather than a list of forms).
     std::vector<std::size_t> same_type;
-    for (std::size_t i = 0; i < branches->size(); ++i) {
-      const auto type = (*branches)[i].find("type");
-      if (type != (*branches)[i].end() && matches_type(*type, value)) same_type.push_back(i);
+    for (std::size_t i = 0; i < schema.any_of.size(); ++i) {
+      const auto& branch = schema.any_of[i];
+      if (!branch.type_names.empty() && branch.matches_type(value)) same_type.push_back(i);
     }
     if (same_type.size() == 1) return std::unexpected(std::move(errors[same_type.front()]));
-    std::vector<std::string> forms;
-    for (const auto& branch : *branches) forms.push_back(describe(branch));
-    return fail(at, "does not match any allowed form (" + join(forms, ", ", ", or ") + ")");
+    return fail(at, "does not match any allowed form (" + join(schema.any_of_forms, ", ", ", or ") + ")");
   }
 
   std::string_view root_;
@@ -349,8 +473,17 @@ class Validator {
 
 }  // namespace
 
+CompiledSchema::CompiledSchema(nlohmann::json schema)
+    : source_(std::move(schema)), root_(std::make_unique<const Node>(source_)) {}
+
+CompiledSchema::~CompiledSchema() = default;
+
+std::expected<void, std::string> CompiledSchema::validate(nlohmann::json& value, std::string_view root) const {
+  return Validator(root, true).check(*root_, value, nullptr);
+}
+
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value, std::string_view root) {
-  return Validator(root, true).check(schema, value, nullptr);
+  return CompiledSchema(schema).validate(value, root);
 }
 
 }  // namespace mcpud::schema

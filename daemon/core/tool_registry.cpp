@@ -8,13 +8,16 @@
 
 namespace mcpud {
 
+ToolRegistry::ToolRegistry() = default;
+ToolRegistry::~ToolRegistry() = default;
+
 Result<void> ToolRegistry::add(Tool tool) {
   if (tool.name.empty()) return std::unexpected(Error::invalid_params("tool name is empty"));
   if (by_name_.contains(tool.name)) {
     return std::unexpected(Error::invalid_params("a tool named '" + tool.name + "' already exists"));
   }
   auto shared = std::make_shared<const Tool>(std::move(tool));
-  by_name_.emplace(shared->name, shared);
+  by_name_.emplace(shared->name, Entry{shared, std::make_shared<const schema::CompiledSchema>(shared->input_schema)});
   tools_.push_back(std::move(shared));
   changed();
   return {};
@@ -23,27 +26,33 @@ Result<void> ToolRegistry::add(Tool tool) {
 std::size_t ToolRegistry::remove_owner(std::string_view owner) {
   const auto removed = std::erase_if(tools_, [&](const auto& tool) { return tool->owner == owner; });
   if (removed == 0) return 0;
-  std::erase_if(by_name_, [&](const auto& entry) { return entry.second->owner == owner; });
+  std::erase_if(by_name_, [&](const auto& entry) { return entry.second.tool->owner == owner; });
   changed();
   return removed;
 }
 
-std::shared_ptr<const Tool> ToolRegistry::find(std::string_view name) const {
+const ToolRegistry::Entry* ToolRegistry::entry(std::string_view name) const {
   const auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : it->second;
+  return it == by_name_.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<const Tool> ToolRegistry::find(std::string_view name) const {
+  const Entry* found = entry(name);
+  return found ? found->tool : nullptr;
 }
 
 void ToolRegistry::call(std::string_view name, nlohmann::json arguments, ToolReply reply,
                         std::string_view arguments_root) const {
   // Holding the shared_ptr keeps the tool alive even if its owner goes away
   // while an asynchronous invocation is in flight.
-  auto tool = find(name);
-  if (!tool) {
+  const Entry* found = entry(name);
+  if (!found) {
     reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(name))));
     return;
   }
+  auto tool = found->tool;
   if (arguments.is_null()) arguments = nlohmann::json::object();
-  if (auto valid = schema::validate(tool->input_schema, arguments, arguments_root); !valid) {
+  if (auto valid = found->schema->validate(arguments, arguments_root); !valid) {
     reply(std::unexpected(Error::invalid_params(valid.error())));
     return;
   }

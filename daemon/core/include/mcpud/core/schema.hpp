@@ -4,6 +4,7 @@
 #pragma once
 
 #include <expected>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -37,5 +38,26 @@ namespace mcpud::schema {
 // Returns the first problem found, as a message naming the field.
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value,
                                           std::string_view root);
+
+// The same check with the schema digested once: keywords are looked up when it is
+// built, not on every call, which is what a tool called many times a second
+// wants. Holds its own copy of the schema; not copyable or movable because it
+// points into that copy.
+class CompiledSchema {
+ public:
+  explicit CompiledSchema(nlohmann::json schema);
+  ~CompiledSchema();
+  CompiledSchema(const CompiledSchema&) = delete;
+  CompiledSchema& operator=(const CompiledSchema&) = delete;
+
+  std::expected<void, std::string> validate(nlohmann::json& value, std::string_view root) const;
+  const nlohmann::json& source() const { return source_; }
+
+  struct Node;
+
+ private:
+  nlohmann::json source_;
+  std::unique_ptr<const Node> root_;
+};
 
 }  // namespace mcpud::schema

@@ -15,6 +15,10 @@
 
 namespace mcpud {
 
+namespace schema {
+class CompiledSchema;
+}
+
 class ToolRegistry {
  public:
   using ChangeListener = std::function<void()>;
@@ -23,6 +27,11 @@ class ToolRegistry {
   Result<void> add(Tool tool);
   // Removes every tool registered by `owner`; returns how many were removed.
   std::size_t remove_owner(std::string_view owner);
+
+  ToolRegistry();
+  ~ToolRegistry();
+  ToolRegistry(const ToolRegistry&) = delete;
+  ToolRegistry& operator=(const ToolRegistry&) = delete;
 
   // nullptr when no tool has that name.
   std::shared_ptr<const Tool> find(std::string_view name) const;
@@ -56,10 +65,16 @@ class ToolRegistry {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  // A tool with its input schema digested once, at registration.
+  struct Entry {
+    std::shared_ptr<const Tool> tool;
+    std::shared_ptr<const schema::CompiledSchema> schema;
+  };
   void changed();
+  const Entry* entry(std::string_view name) const;
 
   std::vector<std::shared_ptr<const Tool>> tools_;
-  std::unordered_map<std::string, std::shared_ptr<const Tool>, StringHash, std::equal_to<>> by_name_;
+  std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> by_name_;
   std::vector<ChangeListener> listeners_;
   int batch_depth_ = 0;
   bool pending_change_ = false;
