@@ -40,6 +40,15 @@ Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError k
   return Error::domain(what, "pin " + std::to_string(pin.number()) + " (" + pin.name() + "): " + error.message);
 }
 
+// Every pin tool's reply starts with the pin's number and name. Built by
+// assignment: an initializer list copies each element once more.
+json pin_reply(const BoardPin& pin) {
+  json reply = json::object();
+  reply["pin"] = pin.number();
+  reply["name"] = pin.name();
+  return reply;
+}
+
 // A few digits are plenty for sensor values and keep replies short.
 double round3(double value) { return std::round(value * 1000.0) / 1000.0; }
 
@@ -50,7 +59,9 @@ ToolResult gpio_write(PinTable& pins, const json& args) {
   if (auto written = (*pin)->output->write(value); !written) {
     return std::unexpected(hal_failure(**pin, written.error(), DomainError::WriteError));
   }
-  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", value}};
+  json reply = pin_reply(**pin);
+  reply["value"] = value;
+  return reply;
 }
 
 ToolResult gpio_read(PinTable& pins, const json& args) {
@@ -58,7 +69,9 @@ ToolResult gpio_read(PinTable& pins, const json& args) {
   if (!pin) return std::unexpected(pin.error());
   auto level = (*pin)->input ? (*pin)->input->read() : (*pin)->output->read();
   if (!level) return std::unexpected(hal_failure(**pin, level.error(), DomainError::ReadError));
-  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", *level}};
+  json reply = pin_reply(**pin);
+  reply["value"] = *level;
+  return reply;
 }
 
 ToolResult pwm_write(PinTable& pins, const json& args) {
