@@ -1,15 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs everything mcpud needs to build and test on Debian 12. Idempotent.
+# Package names come from scripts/deps/*.list, one file per feature, so a feature
+# brings its own build and test dependencies.
 set -euo pipefail
+cd "$(dirname "$0")"
 
-packages=(
-  build-essential cmake ninja-build ccache pkg-config
-  libboost-dev libboost-system-dev
-  nlohmann-json3-dev libtomlplusplus-dev libcli11-dev
-  libgtest-dev libgmock-dev
-  netcat-openbsd
-)
+mapfile -t packages < <(cat deps/*.list | sed -e 's/#.*//' -e 's/[[:space:]]//g' | grep -v '^$' | sort -u)
 
 missing=()
 for p in "${packages[@]}"; do

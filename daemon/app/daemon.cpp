@@ -10,6 +10,7 @@
 #include "app/version.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
+#include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/core/tool_registry.hpp"
@@ -51,6 +52,7 @@ struct Daemon::Impl {
   boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
   config::Config config;
   ToolRegistry registry;
+  EventHub events;  // back rooms publish here; front doors subscribe
   dialects::Dispatcher dispatcher{registry};
   rpc::Engine engine{dispatcher};
   std::unique_ptr<tools::PinTable> pins;
@@ -68,6 +70,7 @@ struct Daemon::Impl {
   }
 
   void install_front_doors() {
+    registry.on_change([this] { events.publish({EventKind::ToolsChanged, "registry", nlohmann::json::object()}); });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] { return tools::describe_pins(*pins); }});
     tools::register_info_tool(registry, {[this] { return config.device; }, kVersion,
@@ -83,7 +86,7 @@ struct Daemon::Impl {
     registry.remove_owner(tools::kPinToolsOwner);
     pins = std::move(*table);
     tools::register_pin_tools(registry, *pins);
-    sampling = std::make_unique<tools::PinSampling>(io, *pins);
+    sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
     sampling->start();
     return {};
   }

@@ -8,6 +8,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
 #include "tools/pin_table.hpp"
 
@@ -38,7 +39,7 @@ struct PinSampling::Impl {
     boost::asio::steady_timer timer;
   };
 
-  Impl(boost::asio::io_context& io, PinTable& pins) : io(io), pins(pins) {}
+  Impl(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events) {}
 
   void schedule(PinTimer& entry) {
     const auto interval = std::chrono::milliseconds(entry.pin->sampler->options().interval_ms);
@@ -54,23 +55,42 @@ struct PinSampling::Impl {
     });
   }
 
-  static void sample(BoardPin& pin) {
-    if (auto value = read_sample(pin)) pin.sampler->add(*value, now_ms());
+  void sample(BoardPin& pin) {
+    auto value = read_sample(pin);
+    if (!value) return;
+    const auto before = pin.sampler->events().last_seq();
+    pin.sampler->add(*value, now_ms());
+    publish_events_since(pin, before);
+  }
+
+  // Publishes the events the pin's sampler queued after sequence number `since`.
+  void publish_events_since(const BoardPin& pin, std::uint64_t since) {
+    const auto slice = pin.sampler->events().read(since, pin.sampler->events().capacity());
+    for (const auto* entry : slice.entries) {
+      const auto& e = entry->item;
+      nlohmann::json data = {{"pin", pin.number()},       {"name", pin.name()},
+                             {"type", event_type_name(e.type)}, {"value", e.value},
+                             {"timestamp_ms", e.timestamp_ms}, {"seq", entry->seq}};
+      if (e.threshold) data["threshold"] = *e.threshold;
+      events.publish({EventKind::PinEvent, pin.name(), std::move(data)});
+    }
   }
 
   boost::asio::io_context& io;
   PinTable& pins;
+  EventHub& events;
   std::vector<std::unique_ptr<PinTimer>> timers;
 };
 
-PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins) : impl_(std::make_unique<Impl>(io, pins)) {}
+PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events)
+    : impl_(std::make_unique<Impl>(io, pins, events)) {}
 
 PinSampling::~PinSampling() { stop(); }
 
 void PinSampling::start() {
   for (auto& pin : impl_->pins.pins()) {
     if (!pin->sampler) continue;
-    Impl::sample(*pin);
+    impl_->sample(*pin);
     auto entry = std::make_unique<Impl::PinTimer>(Impl::PinTimer{pin.get(), boost::asio::steady_timer(impl_->io)});
     entry->timer.expires_at(std::chrono::steady_clock::now());
     impl_->schedule(*entry);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Samples every input pin that has sampling configured, on its own interval,
-// from the event loop (one timer per pin; no thread).
+// from the event loop (one timer per pin; no thread), and publishes the events
+// samples cause.
 #pragma once
 
 #include <memory>
@@ -9,14 +10,19 @@ namespace boost::asio {
 class io_context;
 }
 
+namespace mcpud {
+class EventHub;
+}
+
 namespace mcpud::tools {
 
 class PinTable;
 
 class PinSampling {
  public:
-  // Borrows both; `pins` must outlive this object.
-  PinSampling(boost::asio::io_context& io, PinTable& pins);
+  // Borrows all three; they must outlive this object. Every event a sample
+  // causes (threshold crossing, edge) is also published on `events`.
+  PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events);
   ~PinSampling();
   PinSampling(const PinSampling&) = delete;
   PinSampling& operator=(const PinSampling&) = delete;

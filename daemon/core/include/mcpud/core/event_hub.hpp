@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// Things that happen inside the daemon which clients may want pushed to them
+// (pin events, tool-set changes, serial data, ...). Back rooms publish; front
+// doors (sessions, D-Bus, uplinks) subscribe and translate into their own
+// notifications. Single-threaded (event loop only).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace mcpud {
+
+enum class EventKind {
+  ToolsChanged,   // the tool set changed (reload, a bridged device came or went)
+  PinEvent,       // source: pin name; data: {pin, name, type, value, threshold?, timestamp_ms, seq}
+  PinChanged,     // source: pin name; data: {pin, name, value}: an output was driven
+  SerialData,     // source: serial session id; data: {session_id, port, data, encoding, bytes}
+  ToolPolled,     // source: tool name; data: the latest result of a polled tool
+  Log,            // source: category; data: {level, message}: something a client should see
+};
+std::string_view event_kind_name(EventKind kind);
+
+struct Event {
+  EventKind kind;
+  std::string source;
+  nlohmann::json data;
+};
+
+class EventHub {
+ public:
+  using Listener = std::function<void(const Event&)>;
+
+  // Unsubscribes when destroyed; may outlive the hub.
+  class Subscription {
+   public:
+    Subscription() = default;
+    Subscription(Subscription&&) noexcept = default;
+    Subscription& operator=(Subscription&&) noexcept = default;
+    ~Subscription() { reset(); }
+    void reset();
+
+   private:
+    friend class EventHub;
+    Subscription(std::weak_ptr<std::map<std::uint64_t, Listener>> listeners, std::uint64_t id)
+        : listeners_(std::move(listeners)), id_(id) {}
+    std::weak_ptr<std::map<std::uint64_t, Listener>> listeners_;
+    std::uint64_t id_ = 0;
+  };
+
+  [[nodiscard]] Subscription subscribe(Listener listener);
+  // Delivers to every listener subscribed now. A listener may subscribe or
+  // unsubscribe others (or itself) while it runs.
+  void publish(const Event& event);
+
+  std::size_t listener_count() const { return listeners_->size(); }
+
+ private:
+  std::shared_ptr<std::map<std::uint64_t, Listener>> listeners_ = std::make_shared<std::map<std::uint64_t, Listener>>();
+  std::uint64_t next_id_ = 1;
+};
+
+}  // namespace mcpud
