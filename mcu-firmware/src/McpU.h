@@ -40,7 +40,7 @@ struct McpSampling {
   bool edges = false;        // rising/falling events (digital inputs)
   int16_t low = 0;
   int16_t high = 0;
-  uint16_t hysteresis = 0;   // how far inside the range a value must come back
+  uint16_t hysteresis = 0;  // how far inside the range a value must come back
 
   McpSampling& withBuffer(uint8_t size) {
     buffer_size = size;

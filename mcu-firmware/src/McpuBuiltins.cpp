@@ -40,7 +40,8 @@ const char kPinDoc[] PROGMEM = MCPU_DOC("GPIO pin number");
 const char kPinRefDoc[] PROGMEM = MCPU_DOC("Pin number or pin name");
 const char kValueDoc[] PROGMEM = MCPU_DOC("true = HIGH, false = LOW");
 const char kDutyDoc[] PROGMEM = MCPU_DOC("0 = off, 255 = fully on");
-const char kSinceDoc[] PROGMEM = MCPU_DOC("Only entries with a sequence number above this (next_since of the last reply)");
+const char kSinceDoc[] PROGMEM =
+    MCPU_DOC("Only entries with a sequence number above this (next_since of the last reply)");
 const char kLimitDoc[] PROGMEM = MCPU_DOC("At most this many entries, oldest first");
 
 const ParamRow kWriteParams[] PROGMEM = {{kPin, kPinDoc, MCP_INTEGER, 1, 0, 0, 0},
@@ -69,7 +70,8 @@ const char kAdcReadDoc[] PROGMEM = "Read an analog input pin (raw value and mill
 const char kGetInfoDoc[] PROGMEM = "Device name, firmware version and pin count";
 const char kSummaryDoc[] PROGMEM = "Latest, min, max and average of a sampled pin since boot";
 const char kBufferDoc[] PROGMEM = "Recent samples of a buffered pin, oldest first; pass next_since back as since";
-const char kEventsDoc[] PROGMEM = "Queued threshold and edge events of a pin, oldest first; pass next_since back as since";
+const char kEventsDoc[] PROGMEM =
+    "Queued threshold and edge events of a pin, oldest first; pass next_since back as since";
 const char kListToolsDoc[] PROGMEM = "Tools and pins of this device";
 
 const BuiltinRow kBuiltins[] PROGMEM = {
@@ -118,23 +120,42 @@ uint8_t findBuiltin(const JsonValue& method) {
 
 const __FlashStringHelper* pinTypeName(McpPinType type) {
   switch (type) {
-    case MCP_DIGITAL_OUTPUT: return F("digital_output");
-    case MCP_DIGITAL_INPUT: return F("digital_input");
-    case MCP_PWM_OUTPUT: return F("pwm_output");
-    default: return F("adc_input");
+    case MCP_DIGITAL_OUTPUT:
+      return F("digital_output");
+    case MCP_DIGITAL_INPUT:
+      return F("digital_input");
+    case MCP_PWM_OUTPUT:
+      return F("pwm_output");
+    default:
+      return F("adc_input");
   }
 }
 
 void Builtins::call(McpDevice& d, uint8_t id, McpArgs& args, McpReply& reply) {
   switch (id) {
-    case kGpioWrite: gpioWrite(d, args, reply); break;
-    case kGpioRead: gpioRead(d, args, reply); break;
-    case kPwmWrite: pwmWrite(d, args, reply); break;
-    case kAdcRead: adcRead(d, args, reply); break;
-    case kGetPinSummary: pinSummary(d, args, reply); break;
-    case kGetPinBuffer: pinBuffer(d, args, reply); break;
-    case kGetPinEvents: pinEvents(d, args, reply); break;
-    default: break;
+    case kGpioWrite:
+      gpioWrite(d, args, reply);
+      break;
+    case kGpioRead:
+      gpioRead(d, args, reply);
+      break;
+    case kPwmWrite:
+      pwmWrite(d, args, reply);
+      break;
+    case kAdcRead:
+      adcRead(d, args, reply);
+      break;
+    case kGetPinSummary:
+      pinSummary(d, args, reply);
+      break;
+    case kGetPinBuffer:
+      pinBuffer(d, args, reply);
+      break;
+    case kGetPinEvents:
+      pinEvents(d, args, reply);
+      break;
+    default:
+      break;
   }
 }
 

@@ -111,8 +111,8 @@ void McpDevice::handleLine(const char* line, size_t n) {
   }
   const JsonValue id = request.member(F("id"));
   long ignored;
-  const bool id_ok = !id.present() || id.type == JsonType::Null || (id.type == JsonType::String && id.n <= 66) ||
-                     id.toLong(&ignored);
+  const bool id_ok =
+      !id.present() || id.type == JsonType::Null || (id.type == JsonType::String && id.n <= 66) || id.toLong(&ignored);
   if (!id_ok) {
     McpReply reply(out, nullptr, 0);
     reply.error(-32600, F("Invalid request: id must be an integer or a string"));
@@ -180,22 +180,32 @@ namespace {
 bool typeMatches(const McpParam& p, const JsonValue& v) {
   long n;
   switch (p.type) {
-    case MCP_INTEGER: return v.toLong(&n);
-    case MCP_NUMBER: return v.type == JsonType::Number;
-    case MCP_BOOLEAN: return v.type == JsonType::Bool;
-    case MCP_STRING: return v.type == JsonType::String;
-    case MCP_PIN_REF: return v.type == JsonType::String || v.toLong(&n);
+    case MCP_INTEGER:
+      return v.toLong(&n);
+    case MCP_NUMBER:
+      return v.type == JsonType::Number;
+    case MCP_BOOLEAN:
+      return v.type == JsonType::Bool;
+    case MCP_STRING:
+      return v.type == JsonType::String;
+    case MCP_PIN_REF:
+      return v.type == JsonType::String || v.toLong(&n);
   }
   return false;
 }
 
 const __FlashStringHelper* paramTypeName(McpParamType t) {
   switch (t) {
-    case MCP_INTEGER: return F("integer");
-    case MCP_NUMBER: return F("number");
-    case MCP_BOOLEAN: return F("boolean");
-    case MCP_STRING: return F("string");
-    default: return F("integer or string");
+    case MCP_INTEGER:
+      return F("integer");
+    case MCP_NUMBER:
+      return F("number");
+    case MCP_BOOLEAN:
+      return F("boolean");
+    case MCP_STRING:
+      return F("string");
+    default:
+      return F("integer or string");
   }
 }
 

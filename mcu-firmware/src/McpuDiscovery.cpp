@@ -34,10 +34,18 @@ void McpDevice::writeSchema(JsonWriter& w, uint8_t builtin, const mcpu::ToolSlot
     w.beginObject();
     w.key(F("type"));
     switch (p.type) {
-      case MCP_INTEGER: w.value(Text(F("integer"))); break;
-      case MCP_NUMBER: w.value(Text(F("number"))); break;
-      case MCP_BOOLEAN: w.value(Text(F("boolean"))); break;
-      case MCP_STRING: w.value(Text(F("string"))); break;
+      case MCP_INTEGER:
+        w.value(Text(F("integer")));
+        break;
+      case MCP_NUMBER:
+        w.value(Text(F("number")));
+        break;
+      case MCP_BOOLEAN:
+        w.value(Text(F("boolean")));
+        break;
+      case MCP_STRING:
+        w.value(Text(F("string")));
+        break;
       case MCP_PIN_REF:
         w.beginArray();
         w.value(Text(F("integer")));

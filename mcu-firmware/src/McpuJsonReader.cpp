@@ -113,26 +113,39 @@ struct Scanner {
     ws();
     if (p >= end) return fail(F("unexpected end of input"));
     switch (*p) {
-      case '{': return container('}', depth, true);
-      case '[': return container(']', depth, false);
-      case '"': return string();
-      case 't': return literal("true");
-      case 'f': return literal("false");
-      case 'n': return literal("null");
-      default: return number();
+      case '{':
+        return container('}', depth, true);
+      case '[':
+        return container(']', depth, false);
+      case '"':
+        return string();
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      default:
+        return number();
     }
   }
 };
 
 JsonType typeOf(char c) {
   switch (c) {
-    case '{': return JsonType::Object;
-    case '[': return JsonType::Array;
-    case '"': return JsonType::String;
+    case '{':
+      return JsonType::Object;
+    case '[':
+      return JsonType::Array;
+    case '"':
+      return JsonType::String;
     case 't':
-    case 'f': return JsonType::Bool;
-    case 'n': return JsonType::Null;
-    default: return JsonType::Number;
+    case 'f':
+      return JsonType::Bool;
+    case 'n':
+      return JsonType::Null;
+    default:
+      return JsonType::Number;
   }
 }
 
@@ -149,11 +162,21 @@ bool nextChar(const char** p, char* out) {
   const char e = s[1];
   *p = s + 2;
   switch (e) {
-    case 'n': *out = '\n'; break;
-    case 't': *out = '\t'; break;
-    case 'r': *out = '\r'; break;
-    case 'b': *out = '\b'; break;
-    case 'f': *out = '\f'; break;
+    case 'n':
+      *out = '\n';
+      break;
+    case 't':
+      *out = '\t';
+      break;
+    case 'r':
+      *out = '\r';
+      break;
+    case 'b':
+      *out = '\b';
+      break;
+    case 'f':
+      *out = '\f';
+      break;
     case 'u': {
       unsigned code = 0;
       for (uint8_t i = 2; i < 6; ++i) {
@@ -164,7 +187,9 @@ bool nextChar(const char** p, char* out) {
       *p = s + 6;
       break;
     }
-    default: *out = e; break;
+    default:
+      *out = e;
+      break;
   }
   return true;
 }
@@ -272,13 +297,20 @@ bool JsonValue::stringEquals(Text t) const {
 const __FlashStringHelper* jsonTypeName(const JsonValue& v) {
   long ignored;
   switch (v.type) {
-    case JsonType::Null: return F("null");
-    case JsonType::Bool: return F("boolean");
-    case JsonType::Number: return v.toLong(&ignored) ? F("integer") : F("number");
-    case JsonType::String: return F("string");
-    case JsonType::Array: return F("array");
-    case JsonType::Object: return F("object");
-    default: return F("nothing");
+    case JsonType::Null:
+      return F("null");
+    case JsonType::Bool:
+      return F("boolean");
+    case JsonType::Number:
+      return v.toLong(&ignored) ? F("integer") : F("number");
+    case JsonType::String:
+      return F("string");
+    case JsonType::Array:
+      return F("array");
+    case JsonType::Object:
+      return F("object");
+    default:
+      return F("nothing");
   }
 }
 

@@ -151,12 +151,23 @@ void JsonWriter::valueFixed(long long scaled, uint8_t decimals) {
 void JsonWriter::escaped(char c) {
   static const char kHex[] = "0123456789abcdef";
   switch (c) {
-    case '"': rawText(F("\\\"")); return;
-    case '\\': rawText(F("\\\\")); return;
-    case '\n': rawText(F("\\n")); return;
-    case '\r': rawText(F("\\r")); return;
-    case '\t': rawText(F("\\t")); return;
-    default: break;
+    case '"':
+      rawText(F("\\\""));
+      return;
+    case '\\':
+      rawText(F("\\\\"));
+      return;
+    case '\n':
+      rawText(F("\\n"));
+      return;
+    case '\r':
+      rawText(F("\\r"));
+      return;
+    case '\t':
+      rawText(F("\\t"));
+      return;
+    default:
+      break;
   }
   const uint8_t u = static_cast<uint8_t>(c);
   if (u < 0x20) {

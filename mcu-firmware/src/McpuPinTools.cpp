@@ -9,7 +9,7 @@ namespace {
 struct Slice {
   uint32_t start;  // sequence number of the first entry returned
   uint32_t count;
-  uint32_t lost;   // entries after `since` that were overwritten before this read
+  uint32_t lost;  // entries after `since` that were overwritten before this read
 };
 
 Slice slice(uint32_t last_seq, uint16_t capacity, uint32_t since, uint32_t limit) {
@@ -26,19 +26,24 @@ Slice slice(uint32_t last_seq, uint16_t capacity, uint32_t since, uint32_t limit
 void cursorFields(JsonWriter& w, const Slice& s, uint32_t since, uint32_t last_seq) {
   w.member(F("count"), static_cast<unsigned long>(s.count));
   w.member(F("first_seq"), static_cast<unsigned long>(s.count ? s.start : last_seq + 1));
-  w.member(F("next_since"), static_cast<unsigned long>(s.count ? s.start + s.count - 1
-                                                                : (since < last_seq ? since : last_seq)));
+  w.member(F("next_since"),
+           static_cast<unsigned long>(s.count ? s.start + s.count - 1 : (since < last_seq ? since : last_seq)));
   w.member(F("last_seq"), static_cast<unsigned long>(last_seq));
   w.member(F("lost"), static_cast<unsigned long>(s.lost));
 }
 
 const __FlashStringHelper* eventName(uint8_t type) {
   switch (type) {
-    case kThresholdHigh: return F("threshold_high");
-    case kThresholdLow: return F("threshold_low");
-    case kInRange: return F("in_range");
-    case kRising: return F("rising");
-    default: return F("falling");
+    case kThresholdHigh:
+      return F("threshold_high");
+    case kThresholdLow:
+      return F("threshold_low");
+    case kInRange:
+      return F("in_range");
+    case kRising:
+      return F("rising");
+    default:
+      return F("falling");
   }
 }
 

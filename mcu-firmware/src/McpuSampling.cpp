@@ -92,7 +92,7 @@ void McpDevice::sampleNow(uint8_t pin) {
 
 void McpDevice::takeSample(PinSlot& pin, SamplerSlot& s) {
   const int16_t v = static_cast<int16_t>(pin.type == MCP_ADC_INPUT ? analogRead(pin.number)
-                                                                    : (digitalRead(pin.number) == HIGH ? 1 : 0));
+                                                                   : (digitalRead(pin.number) == HIGH ? 1 : 0));
   if (s.options.edges && s.count > 0 && v != s.latest) {
     pushEvent(s, v > s.latest ? mcpu::kRising : mcpu::kFalling, v, 0);
   }

@@ -9,7 +9,7 @@ class Text {
  public:
   Text() : p_(nullptr), flash_(false) {}
   Text(const char* ram) : p_(ram), flash_(false) {}  // NOLINT: implicit on purpose
-  Text(const __FlashStringHelper* flash)              // NOLINT: implicit on purpose
+  Text(const __FlashStringHelper* flash)             // NOLINT: implicit on purpose
       : p_(reinterpret_cast<const char*>(flash)), flash_(true) {}
 
   bool empty() const { return p_ == nullptr || at(0) == '\0'; }

@@ -50,7 +50,8 @@ TEST_F(DeviceTest, ListTools_CustomToolsCarryTheirSchemaAndPolling) {
   EXPECT_FALSE(echo.contains("polling"));
   const json fail = toolNamed(tools, "fail");
   EXPECT_EQ(fail["polling"], (json{{"enabled", true}, {"interval_ms", 2000}}));
-  EXPECT_EQ(fail["inputSchema"], (json{{"type", "object"}, {"properties", json::object()}, {"required", json::array()}}));
+  EXPECT_EQ(fail["inputSchema"],
+            (json{{"type", "object"}, {"properties", json::object()}, {"required", json::array()}}));
 }
 
 TEST_F(DeviceTest, ListTools_PinsCarryCapabilitiesAndSampling) {

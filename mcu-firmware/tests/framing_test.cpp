@@ -21,7 +21,10 @@ TEST_F(DeviceTest, ByteByByteDelivery_KeepsPartialLinesAcrossLoops) {
 
 TEST_F(DeviceTest, SeveralRequestsInOneChunk_AreAnsweredInOrder) {
   std::string bytes;
-  for (int id = 1; id <= 5; ++id) bytes += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"get_info"})" "\n";
+  for (int id = 1; id <= 5; ++id)
+    bytes += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+             R"(,"method":"get_info"})"
+             "\n";
   auto lines = sendRaw(bytes, 7);
   ASSERT_EQ(lines.size(), 5u);
   for (int id = 1; id <= 5; ++id) EXPECT_EQ(json::parse(lines[id - 1])["id"], id);
@@ -59,7 +62,8 @@ TEST_F(DeviceTest, DeepNesting_IsRefusedNotRecursedInto) {
 }
 
 TEST_F(DeviceTest, OverlongLine_IsRefusedWholeAndTheNextLineWorks) {
-  const std::string huge = R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":")" + std::string(2000, 'x') + "\"}}";
+  const std::string huge =
+      R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":")" + std::string(2000, 'x') + "\"}}";
   auto lines = sendRaw(huge + "\n" + kInfo + "\n", 64);
   ASSERT_EQ(lines.size(), 2u);
   const json first = json::parse(lines[0]);
@@ -114,9 +118,9 @@ TEST_F(DeviceTest, ParamsThatAreNotAnObject_AreInvalidParams) {
 TEST_F(DeviceTest, Ids_StringsAreEchoedAndOtherKindsRefused) {
   EXPECT_EQ(call(R"({"jsonrpc":"2.0","id":"abc-1","method":"get_info"})")["id"], "abc-1");
   EXPECT_EQ(call(R"({"jsonrpc":"2.0","id":-12,"method":"get_info"})")["id"], -12);
-  for (const char* line : {R"({"jsonrpc":"2.0","id":{"a":1},"method":"get_info"})",
-                           R"({"jsonrpc":"2.0","id":1.5,"method":"get_info"})",
-                           R"({"jsonrpc":"2.0","id":[1],"method":"get_info"})"}) {
+  for (const char* line :
+       {R"({"jsonrpc":"2.0","id":{"a":1},"method":"get_info"})", R"({"jsonrpc":"2.0","id":1.5,"method":"get_info"})",
+        R"({"jsonrpc":"2.0","id":[1],"method":"get_info"})"}) {
     const json reply = call(line);
     EXPECT_TRUE(reply["id"].is_null()) << line;
     EXPECT_EQ(errorOf(reply)["message"], "Invalid request: id must be an integer or a string") << line;
@@ -124,7 +128,8 @@ TEST_F(DeviceTest, Ids_StringsAreEchoedAndOtherKindsRefused) {
 }
 
 TEST_F(DeviceTest, Notification_RunsButIsNotAnswered) {
-  auto lines = sendRaw(R"({"jsonrpc":"2.0","method":"gpio_write","params":{"pin":13,"value":true}})" "\n");
+  auto lines = sendRaw(R"({"jsonrpc":"2.0","method":"gpio_write","params":{"pin":13,"value":true}})"
+                       "\n");
   EXPECT_TRUE(lines.empty());
   EXPECT_EQ(mcpu_host::level(13), 1);
 }

@@ -87,7 +87,8 @@ TEST_F(DeviceTest, CustomTool_GetsCheckedArguments) {
 
 TEST_F(DeviceTest, CustomTool_CanReportItsOwnError) {
   const json too_long = request("echo", {{"text", std::string(40, 'y')}});
-  EXPECT_EQ(too_long["error"], (json{{"code", -32602}, {"message", "text too long"}, {"data", {{"code", "TOO_LONG"}}}}));
+  EXPECT_EQ(too_long["error"],
+            (json{{"code", -32602}, {"message", "text too long"}, {"data", {{"code", "TOO_LONG"}}}}));
   const json failed = request("fail", json::object(), 12);
   EXPECT_EQ(failed["id"], 12);
   EXPECT_EQ(failed["error"]["message"], "sensor \"x\" offline");
@@ -104,7 +105,8 @@ TEST_F(DeviceTest, Registration_RefusesDuplicatesBuiltinNamesAndFullTables) {
   EXPECT_FALSE(device_.addPin(31, F("led"), MCP_DIGITAL_INPUT, F("same name as pin 13")));
   static std::vector<std::string> names;
   for (int pin = 20; pin < 40; ++pin) names.push_back("p" + std::to_string(pin));
-  for (int pin = 20; pin < 40; ++pin) device_.addPin(static_cast<uint8_t>(pin), names[pin - 20].c_str(), MCP_DIGITAL_INPUT, F(""));
+  for (int pin = 20; pin < 40; ++pin)
+    device_.addPin(static_cast<uint8_t>(pin), names[pin - 20].c_str(), MCP_DIGITAL_INPUT, F(""));
   EXPECT_EQ(device_.pinCount(), MCPU_MAX_PINS);
 }
 

@@ -28,7 +28,8 @@ void usage() {
           "               [--banner TEXT]\n"
           "Serves the UnoBasic sketch (device \"uno-demo\") on a new pty and prints \"pty <path>\".\n"
           "stdin commands: adc CH MV | adcraw CH RAW | din PIN 0|1 | mute | unmute | dropped | level PIN | quit\n"
-          "stdout reports: pin N V (digital output changed) | pwm N V | level N V | dropped N | ok | error <why>\n");
+          "stdout reports: pin N V (digital output changed) | pwm N V | level N V | dropped N | ok <command> | error "
+          "<why>\n");
 }
 
 int rawFromMillivolts(long mv) {
@@ -80,7 +81,7 @@ void command(const std::string& line) {
     fflush(stdout);
     return;
   }
-  printf("ok\n");
+  printf("ok %s\n", verb);
   fflush(stdout);
 }
 

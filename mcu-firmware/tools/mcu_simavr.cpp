@@ -28,11 +28,11 @@ volatile sig_atomic_t g_stop = 0;
 struct Harness {
   avr_t* avr = nullptr;
   int master = -1;
-  bool xon = false;     // the simulated UART can take another byte
-  bool mute = false;    // drop everything the host sends (a device that stopped answering)
+  bool xon = false;           // the simulated UART can take another byte
+  bool mute = false;          // drop everything the host sends (a device that stopped answering)
   unsigned long dropped = 0;  // bytes thrown away while muted
-  std::string to_mcu;   // bytes read from the pty, not yet given to the UART
-  std::string from_mcu; // bytes the UART sent, not yet written to the pty
+  std::string to_mcu;         // bytes read from the pty, not yet given to the UART
+  std::string from_mcu;       // bytes the UART sent, not yet written to the pty
 };
 
 Harness g;
@@ -45,7 +45,7 @@ void usage() {
           "                  [--adc CH=MV]... [--mute]\n"
           "UART0 is served on a new pty (raw mode); prints \"pty <path>\" when the MCU runs.\n"
           "stdin commands: adc CH MV | din PIN 0|1 | mute | unmute | dropped | quit\n"
-          "stdout reports: pin N V (Arduino pins 2-13, ports D and B) | dropped N | ok | error <why>\n"
+          "stdout reports: pin N V (Arduino pins 2-13, ports D and B) | dropped N | ok <command> | error <why>\n"
           "The simulation is paced to real time unless --fast is given.\n");
 }
 
@@ -95,7 +95,7 @@ void command(const std::string& line) {
     fflush(stdout);
     return;
   }
-  printf("ok\n");
+  printf("ok %s\n", verb);
   fflush(stdout);
 }
 

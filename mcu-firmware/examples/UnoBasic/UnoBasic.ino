@@ -32,8 +32,7 @@ static void runBlink() {
 void setup() {
   Serial.begin(115200);
   mcp.addPin(13, F("led"), MCP_DIGITAL_OUTPUT, F("Onboard LED"));
-  mcp.addPin(A0, F("sensor"), MCP_ADC_INPUT, F("Analog input A0"),
-             McpBuffered(16, 100).withThreshold(200, 800, 20));
+  mcp.addPin(A0, F("sensor"), MCP_ADC_INPUT, F("Analog input A0"), McpBuffered(16, 100).withThreshold(200, 800, 20));
   mcp.addPin(9, F("dimmer"), MCP_PWM_OUTPUT, F("PWM output on D9"));
   mcp.addPin(2, F("button"), MCP_DIGITAL_INPUT, F("Push button on D2"), McpEdges(20));
   static const McpParam blinkParams[] = {
