@@ -117,6 +117,7 @@ class McpReply {
 
  private:
   void open();
+  void envelope(mcpu::Text member);  // {"jsonrpc":"2.0","id":..,"<member>":{
   mcpu::JsonWriter& w_;
   const char* id_;
   size_t id_len_;

@@ -111,6 +111,18 @@ bool builtinParam(uint8_t id, uint8_t i, McpParam* out) {
   return true;
 }
 
+uint8_t toolParamCount(uint8_t id, const ToolSlot* tool) { return tool ? tool->param_count : builtinParamCount(id); }
+
+McpParam toolParam(uint8_t id, const ToolSlot* tool, uint8_t i) {
+  McpParam p;
+  if (tool) {
+    p = tool->params[i];
+  } else {
+    builtinParam(id, i, &p);
+  }
+  return p;
+}
+
 uint8_t findBuiltin(const JsonValue& method) {
   for (uint8_t i = 0; i < kBuiltinCount; ++i) {
     if (method.stringEquals(builtinName(i))) return i;

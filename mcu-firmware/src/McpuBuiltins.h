@@ -22,6 +22,9 @@ enum BuiltinId : uint8_t {
 // Parameter i of a built-in, copied out of flash.
 bool builtinParam(uint8_t id, uint8_t i, McpParam* out);
 uint8_t builtinParamCount(uint8_t id);
+// Parameters of a custom tool (when `tool` is set) or of the built-in `id`.
+uint8_t toolParamCount(uint8_t id, const ToolSlot* tool);
+McpParam toolParam(uint8_t id, const ToolSlot* tool, uint8_t i);
 Text builtinName(uint8_t id);
 Text builtinDescription(uint8_t id);
 // The built-in a method names, or kNotBuiltin.

@@ -212,14 +212,9 @@ const __FlashStringHelper* paramTypeName(McpParamType t) {
 }  // namespace
 
 bool McpDevice::checkParams(McpReply& reply, const JsonValue& params, uint8_t builtin, const mcpu::ToolSlot* tool) {
-  const uint8_t count = tool ? tool->param_count : mcpu::builtinParamCount(builtin);
+  const uint8_t count = mcpu::toolParamCount(builtin, tool);
   for (uint8_t i = 0; i < count; ++i) {
-    McpParam p;
-    if (tool) {
-      p = tool->params[i];
-    } else {
-      mcpu::builtinParam(builtin, i, &p);
-    }
+    const McpParam p = mcpu::toolParam(builtin, tool, i);
     const JsonValue v = params.member(p.name);
     if (!v.present()) {
       if (!p.required) continue;

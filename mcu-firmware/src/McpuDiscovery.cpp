@@ -5,6 +5,19 @@
 using mcpu::JsonWriter;
 using mcpu::Text;
 
+#if defined(__AVR__)
+extern char __heap_start;
+extern char* __brkval;
+
+namespace {
+// Bytes between the heap (or the end of static data) and the stack, measured from inside a call.
+long freeRam() {
+  char top;
+  return static_cast<long>(&top - (__brkval ? __brkval : &__heap_start));
+}
+}  // namespace
+#endif
+
 void McpDevice::getInfo(McpReply& reply) {
   reply.add(F("device"), device_);
   reply.add(F("version"), version_);
@@ -14,22 +27,20 @@ void McpDevice::getInfo(McpReply& reply) {
   reply.add(F("firmware"), F("mcpu-arduino " MCPU_VERSION));
   reply.add(F("schemas"), schemas_);
   reply.add(F("line_max"), static_cast<long>(MCPU_LINE_MAX));
+#if defined(__AVR__)
+  reply.add(F("free_ram"), freeRam());
+#endif
 }
 
 void McpDevice::writeSchema(JsonWriter& w, uint8_t builtin, const mcpu::ToolSlot* tool) {
-  const uint8_t count = tool ? tool->param_count : mcpu::builtinParamCount(builtin);
+  const uint8_t count = mcpu::toolParamCount(builtin, tool);
   w.key(F("inputSchema"));
   w.beginObject();
   w.member(F("type"), Text(F("object")));
   w.key(F("properties"));
   w.beginObject();
   for (uint8_t i = 0; i < count; ++i) {
-    McpParam p;
-    if (tool) {
-      p = tool->params[i];
-    } else {
-      mcpu::builtinParam(builtin, i, &p);
-    }
+    const McpParam p = mcpu::toolParam(builtin, tool, i);
     w.key(p.name);
     w.beginObject();
     w.key(F("type"));
@@ -64,12 +75,7 @@ void McpDevice::writeSchema(JsonWriter& w, uint8_t builtin, const mcpu::ToolSlot
   w.key(F("required"));
   w.beginArray();
   for (uint8_t i = 0; i < count; ++i) {
-    McpParam p;
-    if (tool) {
-      p = tool->params[i];
-    } else {
-      mcpu::builtinParam(builtin, i, &p);
-    }
+    const McpParam p = mcpu::toolParam(builtin, tool, i);
     if (p.required) w.value(p.name);
   }
   w.endArray();

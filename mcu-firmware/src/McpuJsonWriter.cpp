@@ -149,45 +149,29 @@ void JsonWriter::valueFixed(long long scaled, uint8_t decimals) {
 }
 
 void JsonWriter::escaped(char c) {
-  static const char kHex[] = "0123456789abcdef";
-  switch (c) {
-    case '"':
-      rawText(F("\\\""));
-      return;
-    case '\\':
-      rawText(F("\\\\"));
-      return;
-    case '\n':
-      rawText(F("\\n"));
-      return;
-    case '\r':
-      rawText(F("\\r"));
-      return;
-    case '\t':
-      rawText(F("\\t"));
-      return;
-    default:
-      break;
+  static const char kHex[] PROGMEM = "0123456789abcdef";
+  static const char kSpecial[] PROGMEM = "\"\\\n\r\t";  // written as a backslash and the letter below
+  static const char kLetter[] PROGMEM = "\"\\nrt";
+  for (uint8_t i = 0; i < sizeof(kSpecial) - 1; ++i) {
+    if (c != static_cast<char>(pgm_read_byte(&kSpecial[i]))) continue;
+    raw('\\');
+    raw(static_cast<char>(pgm_read_byte(&kLetter[i])));
+    return;
   }
   const uint8_t u = static_cast<uint8_t>(c);
   if (u < 0x20) {
     rawText(F("\\u00"));
-    raw(kHex[u >> 4]);
-    raw(kHex[u & 15]);
+    raw(static_cast<char>(pgm_read_byte(&kHex[u >> 4])));
+    raw(static_cast<char>(pgm_read_byte(&kHex[u & 15])));
   } else {
     raw(c);
   }
 }
 
 void JsonWriter::value(Text s) {
-  separate();
-  raw('"');
-  for (size_t i = 0;; ++i) {
-    const char c = s.at(i);
-    if (c == '\0') break;
-    escaped(c);
-  }
-  raw('"');
+  beginString();
+  stringPart(s);
+  endString();
 }
 
 void JsonWriter::stringPart(Text t) {
@@ -199,10 +183,9 @@ void JsonWriter::stringPart(Text t) {
 }
 
 void JsonWriter::valueString(const char* s, size_t n) {
-  separate();
-  raw('"');
-  for (size_t i = 0; i < n; ++i) escaped(s[i]);
-  raw('"');
+  beginString();
+  stringPart(s, n);
+  endString();
 }
 
 void JsonWriter::valueRaw(const char* s, size_t n) {

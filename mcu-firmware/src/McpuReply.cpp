@@ -59,8 +59,7 @@ bool McpArgs::getString(Text name, char* out, size_t cap) const {
   return false;
 }
 
-void McpReply::open() {
-  if (state_ != 0) return;
+void McpReply::envelope(Text member) {
   w_.beginObject();
   w_.member(F("jsonrpc"), Text(F("2.0")));
   w_.key(F("id"));
@@ -69,8 +68,13 @@ void McpReply::open() {
   } else {
     w_.valueNull();
   }
-  w_.key(F("result"));
+  w_.key(member);
   w_.beginObject();
+}
+
+void McpReply::open() {
+  if (state_ != 0) return;
+  envelope(F("result"));
   state_ = 1;
 }
 
@@ -91,16 +95,7 @@ void McpReply::add(Text key, double v, uint8_t digits) {
 mcpu::JsonWriter& McpReply::beginError(long code) {
   if (state_ == 0) {
     state_ = 2;
-    w_.beginObject();
-    w_.member(F("jsonrpc"), Text(F("2.0")));
-    w_.key(F("id"));
-    if (id_) {
-      w_.valueRaw(id_, id_len_);
-    } else {
-      w_.valueNull();
-    }
-    w_.key(F("error"));
-    w_.beginObject();
+    envelope(F("error"));
     w_.member(F("code"), code);
     w_.key(F("message"));
     w_.beginString();

@@ -173,6 +173,15 @@ TEST(SimavrUno, NoSchemasBuild_LeavesInputSchemaOut) {
   EXPECT_EQ(device.client.call(rpc(2, "get_info"))["result"]["schemas"], false);
 }
 
+TEST(SimavrUno, GetInfo_ReportsFreeRamWithRoomForTheStack) {
+  SerialDevice device({MCU_SIMAVR_BINARY, MCU_AVR_ELF});
+  const json r = device.client.call(rpc(1, "get_info"));
+  ASSERT_TRUE(r["result"].contains("free_ram")) << r.dump();
+  EXPECT_GE(r["result"]["free_ram"].get<int>(), 512);  // between the stack in a call and static data
+  EXPECT_EQ(r["result"]["memory_profile"], "low");
+  EXPECT_EQ(r["result"]["line_max"], 200);
+}
+
 TEST(SimavrUno, ButtonEdges_AreQueuedAsEvents) {
   SerialDevice device({MCU_SIMAVR_BINARY, MCU_AVR_ELF});
   // An answer means loop() has run, so the button has its first sample (low).

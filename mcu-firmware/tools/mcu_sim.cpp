@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 // mcu-sim: the UnoBasic example sketch running on Linux, serving MCP/U on a pseudo-terminal.
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <string>
 
 #include "../examples/UnoBasic/UnoBasic.ino"
+#include "device_port.hpp"
 
 namespace {
 
@@ -43,62 +42,29 @@ void report(uint8_t pin, bool pwm, int value) {
   fflush(stdout);
 }
 
-bool parsePair(const char* text, long* a, long* b) {
-  char* end;
-  *a = strtol(text, &end, 10);
-  if (end == text || (*end != '=' && *end != ' ')) return false;
-  const char* second = end + 1;
-  *b = strtol(second, &end, 10);
-  return end != second;
-}
-
 // One side-channel command; answers on stdout.
 void command(const std::string& line) {
-  char verb[16] = {0};
-  long a = 0, b = 0;
-  const int n = sscanf(line.c_str(), "%15s %ld %ld", verb, &a, &b);
-  const std::string v = n >= 1 ? verb : "";
-  if (v == "adc" && n == 3) {
-    mcpu_host::setAnalog(static_cast<uint8_t>(a), rawFromMillivolts(b));
-  } else if (v == "adcraw" && n == 3) {
-    mcpu_host::setAnalog(static_cast<uint8_t>(a), static_cast<int>(b));
-  } else if (v == "din" && n == 3) {
-    mcpu_host::setDigital(static_cast<uint8_t>(a), b != 0);
-  } else if (v == "mute") {
-    g_mute = true;
-  } else if (v == "unmute") {
-    g_mute = false;
-  } else if (v == "level" && n >= 2) {
-    printf("level %ld %d\n", a, mcpu_host::level(static_cast<uint8_t>(a)));
-  } else if (v == "dropped") {
+  const mcpu_tools::Command c = mcpu_tools::parseCommand(line);
+  const uint8_t a = static_cast<uint8_t>(c.a);
+  if (c.verb == "adc" && c.args == 2) {
+    mcpu_host::setAnalog(a, rawFromMillivolts(c.b));
+  } else if (c.verb == "adcraw" && c.args == 2) {
+    mcpu_host::setAnalog(a, static_cast<int>(c.b));
+  } else if (c.verb == "din" && c.args == 2) {
+    mcpu_host::setDigital(a, c.b != 0);
+  } else if (c.verb == "mute" || c.verb == "unmute") {
+    g_mute = c.verb == "mute";
+  } else if (c.verb == "level" && c.args == 1) {
+    printf("level %u %d\n", a, mcpu_host::level(a));
+  } else if (c.verb == "dropped") {
     printf("dropped %lu\n", g_dropped);
-  } else if (v == "quit") {
+  } else if (c.verb == "quit") {
     g_stop = 1;
-  } else if (v.empty()) {
-    return;
   } else {
-    printf("error unknown command: %s\n", line.c_str());
-    fflush(stdout);
+    if (!c.verb.empty()) mcpu_tools::refuse(c);
     return;
   }
-  printf("ok %s\n", verb);
-  fflush(stdout);
-}
-
-int openPty(std::string* path) {
-  const int master = posix_openpt(O_RDWR | O_NOCTTY);
-  if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) return -1;
-  *path = ptsname(master);
-  // Raw mode, set through a slave fd we keep open so the master never sees a hang-up
-  // between clients (a real UART does not notice its host closing the port either).
-  const int slave = open(path->c_str(), O_RDWR | O_NOCTTY);
-  if (slave < 0) return -1;
-  termios t;
-  tcgetattr(slave, &t);
-  cfmakeraw(&t);
-  tcsetattr(slave, TCSANOW, &t);
-  fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
-  return master;
+  mcpu_tools::acknowledge(c);
 }
 
 }  // namespace
@@ -118,9 +84,9 @@ int main(int argc, char** argv) {
       g_mute = true;
     } else if (arg == "--banner" && has_value) {
       banner = argv[++i];
-    } else if (arg == "--adc" && has_value && parsePair(argv[++i], &a, &b)) {
+    } else if (arg == "--adc" && has_value && mcpu_tools::parsePair(argv[++i], &a, &b)) {
       mcpu_host::setAnalog(static_cast<uint8_t>(a), rawFromMillivolts(b));
-    } else if (arg == "--din" && has_value && parsePair(argv[++i], &a, &b)) {
+    } else if (arg == "--din" && has_value && mcpu_tools::parsePair(argv[++i], &a, &b)) {
       mcpu_host::setDigital(static_cast<uint8_t>(a), b != 0);
     } else {
       usage();
@@ -128,18 +94,12 @@ int main(int argc, char** argv) {
     }
   }
   std::string pty;
-  const int master = openPty(&pty);
+  const int master = mcpu_tools::openDevicePty(&pty);
   if (master < 0) {
     fprintf(stderr, "mcu-sim: cannot open a pty: %s\n", strerror(errno));
     return 1;
   }
-  if (!link.empty()) {
-    unlink(link.c_str());
-    if (symlink(pty.c_str(), link.c_str()) != 0) {
-      fprintf(stderr, "mcu-sim: cannot link %s: %s\n", link.c_str(), strerror(errno));
-      return 1;
-    }
-  }
+  if (!link.empty() && !mcpu_tools::linkPty(pty, link, "mcu-sim")) return 1;
   signal(SIGINT, onSignal);
   signal(SIGTERM, onSignal);
   signal(SIGPIPE, SIG_IGN);
@@ -158,17 +118,7 @@ int main(int argc, char** argv) {
     pollfd fds[2] = {{master, POLLIN, 0}, {0, static_cast<short>(stdin_open ? POLLIN : 0), 0}};
     poll(fds, 2, 5);
     if (fds[1].revents & (POLLIN | POLLHUP)) {
-      char buf[256];
-      const ssize_t n = read(0, buf, sizeof(buf));
-      if (n <= 0) stdin_open = false;  // no side channel any more; keep serving
-      for (ssize_t i = 0; i < n; ++i) {
-        if (buf[i] != '\n') {
-          input.push_back(buf[i]);
-          continue;
-        }
-        command(input);
-        input.clear();
-      }
+      stdin_open = mcpu_tools::readCommands(0, &input, command);  // at EOF: keep serving
     }
     if (g_mute) {
       char sink[256];

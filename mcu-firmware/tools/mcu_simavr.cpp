@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // mcu-simavr: runs an ATmega328P firmware in simavr with UART0 on a pty and pins on stdin/stdout.
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <string>
+
+#include "device_port.hpp"
 
 extern "C" {
 #include <avr_adc.h>
@@ -72,46 +72,22 @@ void setAdc(long channel, long mv) {
 }
 
 void command(const std::string& line) {
-  char verb[16] = {0};
-  long a = 0, b = 0;
-  const int n = sscanf(line.c_str(), "%15s %ld %ld", verb, &a, &b);
-  const std::string v = n >= 1 ? verb : "";
-  if (v == "adc" && n == 3 && a >= 0 && a <= 7) {
-    setAdc(a, b);
-  } else if (v == "din" && n == 3 && pinIrq(a)) {
-    avr_raise_irq(pinIrq(a), b ? 1 : 0);
-  } else if (v == "mute") {
-    g.mute = true;
-  } else if (v == "unmute") {
-    g.mute = false;
-  } else if (v == "dropped") {
+  const mcpu_tools::Command c = mcpu_tools::parseCommand(line);
+  if (c.verb == "adc" && c.args == 2 && c.a >= 0 && c.a <= 7) {
+    setAdc(c.a, c.b);
+  } else if (c.verb == "din" && c.args == 2 && pinIrq(c.a)) {
+    avr_raise_irq(pinIrq(c.a), c.b ? 1 : 0);
+  } else if (c.verb == "mute" || c.verb == "unmute") {
+    g.mute = c.verb == "mute";
+  } else if (c.verb == "dropped") {
     printf("dropped %lu\n", g.dropped);
-  } else if (v == "quit") {
+  } else if (c.verb == "quit") {
     g_stop = 1;
-  } else if (v.empty()) {
-    return;
   } else {
-    printf("error bad command: %s\n", line.c_str());
-    fflush(stdout);
+    if (!c.verb.empty()) mcpu_tools::refuse(c);
     return;
   }
-  printf("ok %s\n", verb);
-  fflush(stdout);
-}
-
-int openPty(std::string* path) {
-  const int master = posix_openpt(O_RDWR | O_NOCTTY);
-  if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) return -1;
-  *path = ptsname(master);
-  // Raw mode through a slave fd kept open, so the master sees no hang-up between clients.
-  const int slave = open(path->c_str(), O_RDWR | O_NOCTTY);
-  if (slave < 0) return -1;
-  termios t;
-  tcgetattr(slave, &t);
-  cfmakeraw(&t);
-  tcsetattr(slave, TCSANOW, &t);
-  fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
-  return master;
+  mcpu_tools::acknowledge(c);
 }
 
 long long wallMicros() {
@@ -135,18 +111,7 @@ void pump(int timeout_ms, std::string* input) {
     if (n > 0 && g.mute) g.dropped += static_cast<unsigned long>(n);
     if (n > 0 && !g.mute) g.to_mcu.append(buf, static_cast<size_t>(n));
   }
-  if (fds[1].revents & POLLIN) {
-    char buf[256];
-    const ssize_t n = read(0, buf, sizeof(buf));
-    for (ssize_t i = 0; i < n; ++i) {
-      if (buf[i] == '\n') {
-        command(*input);
-        input->clear();
-      } else {
-        input->push_back(buf[i]);
-      }
-    }
-  }
+  if (fds[1].revents & POLLIN) mcpu_tools::readCommands(0, input, command);
 }
 
 }  // namespace
@@ -156,7 +121,7 @@ int main(int argc, char** argv) {
   unsigned long freq = 16000000;
   long vcc = 5000;
   bool fast = false;
-  std::string adc_args;
+  std::string adc_pairs;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -173,7 +138,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--mute") {
       g.mute = true;
     } else if (arg == "--adc" && has_value) {
-      adc_args += std::string(argv[++i]) + " ";
+      adc_pairs += std::string(argv[++i]) + " ";
     } else if (arg[0] != '-' && firmware.empty()) {
       firmware = arg;
     } else {
@@ -211,30 +176,23 @@ int main(int argc, char** argv) {
   avr_irq_register_notify(avr_io_getirq(g.avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), uartXon, nullptr);
   avr_irq_register_notify(avr_io_getirq(g.avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), uartXoff, nullptr);
   for (long pin = 2; pin <= 13; ++pin) avr_irq_register_notify(pinIrq(pin), pinChanged, reinterpret_cast<void*>(pin));
-  for (size_t pos = 0; pos < adc_args.size();) {
-    long ch = 0, mv = 0;
-    int used = 0;
-    if (sscanf(adc_args.c_str() + pos, "%ld=%ld %n", &ch, &mv, &used) != 2 || used == 0) {
+  for (size_t pos = 0; pos < adc_pairs.size();) {
+    const size_t end = adc_pairs.find(' ', pos);
+    long ch, mv;
+    if (!mcpu_tools::parsePair(adc_pairs.substr(pos, end - pos).c_str(), &ch, &mv) || ch < 0 || ch > 7) {
       usage();
       return 2;
     }
     setAdc(ch, mv);
-    pos += static_cast<size_t>(used);
+    pos = end + 1;
   }
-
   std::string pty;
-  g.master = openPty(&pty);
+  g.master = mcpu_tools::openDevicePty(&pty);
   if (g.master < 0) {
     fprintf(stderr, "mcu-simavr: cannot open a pty: %s\n", strerror(errno));
     return 1;
   }
-  if (!link.empty()) {
-    unlink(link.c_str());
-    if (symlink(pty.c_str(), link.c_str()) != 0) {
-      fprintf(stderr, "mcu-simavr: cannot link %s: %s\n", link.c_str(), strerror(errno));
-      return 1;
-    }
-  }
+  if (!link.empty() && !mcpu_tools::linkPty(pty, link, "mcu-simavr")) return 1;
   signal(SIGINT, onSignal);
   signal(SIGTERM, onSignal);
   printf("pty %s\n", pty.c_str());
