@@ -191,6 +191,9 @@ std::expected<Config, std::string> from_json(json document) {
     config.pins.push_back(std::move(*pin));
   }
   if (auto checked = check_pins(config.pins); !checked) return std::unexpected(checked.error());
+  if (config.board == "none" && !config.pins.empty()) {
+    return std::unexpected("pins: board \"none\" has no pins; remove them or choose a board");
+  }
   config.resolved = std::move(document);
   return config;
 }
