@@ -89,6 +89,37 @@ done
 expect "verify units" systemd-analyze verify --man=no /lib/systemd/system/mcpud.service \
   /lib/systemd/system/mcpud-gadget.service >/dev/null
 
+# The installed daemon runs as the service runs it: user mcpud with its groups and
+# the shipped configuration (on a free port instead of 3000), answers get_info
+# and stops cleanly on SIGTERM.
+log="$root/tmp/mcpud.log"
+chroot --userspec=mcpud:mcpud --groups=gpio,dialout "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin \
+  /usr/sbin/mcpud --config /etc/mcpud/mcpud.toml --listen 127.0.0.1:0 2>"$log" &
+daemon=$!
+port=""
+for _ in $(seq 200); do  # up to 20 s for the listening line
+  port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+  [ -n "$port" ] || ! kill -0 "$daemon" 2>/dev/null && break
+  sleep 0.1
+done
+if [ -z "$port" ]; then
+  fail "the installed mcpud did not start as user mcpud: $(cat "$log")"
+else
+  uid=$(in_root id -u mcpud)
+  [ "$(stat -c %u "/proc/$daemon")" = "$uid" ] || fail "mcpud does not run as user mcpud (uid $uid)"
+  exec 3<>"/dev/tcp/127.0.0.1/$port"
+  echo '{"jsonrpc":"2.0","id":1,"method":"get_info"}' >&3
+  read -r -t 10 reply <&3 || reply=""
+  exec 3>&-
+  grep -q '"board":"none"' <<<"$reply" && grep -q '"pin_count":0' <<<"$reply" ||
+    fail "unexpected get_info reply from the installed mcpud: $reply"
+  echo "install_chroot: the installed mcpud ran as user mcpud and answered get_info on port $port"
+fi
+kill -TERM "$daemon" 2>/dev/null || true
+status=0
+wait "$daemon" || status=$?
+[ "$status" -eq 0 ] || fail "mcpud exited with $status after SIGTERM: $(cat "$log")"
+
 # An upgrade (here: the same package again) keeps the administrator's edits.
 sed -i 's/^device = "mcpud"$/device = "greenhouse"/' "$root/etc/mcpud/mcpud.toml"
 expect "reinstall" dpkg -i /tmp/mcpud.deb >/dev/null
