@@ -86,8 +86,9 @@ for group in mcpud gpio dialout; do
 done
 [ -L "$root/etc/systemd/system/multi-user.target.wants/mcpud.service" ] || fail "mcpud.service is not enabled"
 [ ! -e "$root/etc/systemd/system/multi-user.target.wants/mcpud-gadget.service" ] || fail "mcpud-gadget.service is enabled"
-expect "verify units" systemd-analyze verify --man=no /lib/systemd/system/mcpud.service \
-  /lib/systemd/system/mcpud-gadget.service >/dev/null
+verify=$(expect "verify units" systemd-analyze verify --man=no /lib/systemd/system/mcpud.service \
+  /lib/systemd/system/mcpud-gadget.service)
+[ -z "$verify" ] || fail "systemd-analyze verify in the installed system: $verify"
 
 # The installed daemon runs as the service runs it: user mcpud with its groups and
 # the shipped configuration (on a free port instead of 3000), answers get_info
