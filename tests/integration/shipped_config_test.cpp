@@ -46,7 +46,8 @@ TEST(ShippedConfig, TheDaemonServesDiscoveryWithoutClaimingAnyPin) {
 TEST(ShippedConfig, ThePinExamplesWorkOnceUncommented) {
   std::ifstream in(MCPUD_SHIPPED_CONFIG);
   std::ostringstream edited;
-  const std::regex example(R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|sampling|pwm|safe_duty) = .*))$)");
+  const std::regex example(
+      R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|sampling|pwm|safe_duty) = .*))$)");
   for (std::string line; std::getline(in, line);) {
     if (line == "board = \"none\"") line = "board = \"sim\"";
     if (std::regex_match(line, example)) line = line.substr(2);
