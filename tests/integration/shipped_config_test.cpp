@@ -2,6 +2,7 @@
 // The configuration the package installs as /etc/mcpud/mcpud.toml: valid, and
 // safe as shipped (no pins, loopback only), yet get_info and list_tools answer.
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "support/fixtures.hpp"
@@ -39,6 +40,24 @@ TEST(ShippedConfig, TheDaemonServesDiscoveryWithoutClaimingAnyPin) {
   // No pin exists, so nothing can be driven: writes name the missing pin.
   const json write = client->call("gpio_write", {{"pin", 2}, {"value", true}});
   EXPECT_EQ(write["error"]["data"]["code"], "PIN_NOT_FOUND") << write;
+}
+
+// The commented pin examples are valid: uncommented, on the simulated board.
+TEST(ShippedConfig, ThePinExamplesWorkOnceUncommented) {
+  std::ifstream in(MCPUD_SHIPPED_CONFIG);
+  std::ostringstream edited;
+  const std::regex example(
+      R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|sampling|pwm|safe_duty) = .*))$)");
+  for (std::string line; std::getline(in, line);) {
+    if (line == "board = \"none\"") line = "board = \"sim\"";
+    if (std::regex_match(line, example)) line = line.substr(2);
+    edited << line << "\n";
+  }
+  DaemonProcess daemon;
+  const auto path = daemon.write_file("mcpud.toml", edited.str());
+  ASSERT_TRUE(daemon.start({"--check-config", path}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0) << edited.str();
+  EXPECT_TRUE(contains(daemon.log(), "OK, 4 pins"));
 }
 
 }  // namespace
