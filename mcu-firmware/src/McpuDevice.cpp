@@ -115,7 +115,7 @@ void McpDevice::handleLine(const char* line, size_t n) {
       !id.present() || id.type == JsonType::Null || (id.type == JsonType::String && id.n <= 66) || id.toLong(&ignored);
   if (!id_ok) {
     McpReply reply(out, nullptr, 0);
-    reply.error(-32600, F("Invalid request: id must be an integer or a string"));
+    reply.error(-32600, F("Invalid request: id must be an integer or a string of at most 64 bytes"));
     return;
   }
   const char* id_text = id.type == JsonType::Null ? nullptr : id.p;

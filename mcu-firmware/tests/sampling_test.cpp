@@ -106,6 +106,17 @@ TEST_F(SamplingTest, ThresholdEvents_AreQueuedWithHysteresis) {
   EXPECT_EQ(request("get_pin_events", {{"pin", "sensor"}, {"since", 4}})["result"]["count"], 0);
 }
 
+TEST_F(SamplingTest, EventQueue_CountsOverwrittenEventsAsLost) {
+  const int pairs = MCPU_EVENTS_PER_PIN;  // twice as many events as the queue holds
+  for (int i = 0; i < pairs; ++i) feedA0({900, 500});
+  const json r = request("get_pin_events", {{"pin", "sensor"}, {"since", 1}})["result"];
+  EXPECT_EQ(r["last_seq"], 2 * pairs);
+  EXPECT_EQ(r["count"], MCPU_EVENTS_PER_PIN);
+  EXPECT_EQ(r["first_seq"], pairs + 1);
+  EXPECT_EQ(r["lost"], pairs - 1);
+  EXPECT_EQ(r["events"][0]["seq"], pairs + 1);
+}
+
 TEST_F(SamplingTest, EdgeEvents_ReportRisingAndFalling) {
   tick(10);
   mcpu_host::setDigital(2, true);
