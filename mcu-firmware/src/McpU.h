@@ -209,6 +209,13 @@ class McpDevice {
   // Whether list_tools carries inputSchema (always false when built with MCPU_NO_SCHEMAS).
   void setSchemas(bool enabled) { schemas_ = enabled && !MCPU_NO_SCHEMAS; }
   uint8_t pinCount() const { return pin_count_; }
+  // End reply lines with "\r\n" like the reference firmware (default "\n").
+  void setCrLf(bool crlf) { crlf_ = crlf; }
+  // Changes the name and version reported by get_info and list_tools.
+  void setIdentity(mcpu::Text device_name, mcpu::Text version) {
+    device_ = device_name;
+    version_ = version;
+  }
 
   // Answers one complete request line (without its newline). loop() calls it; tests may too.
   void handleLine(const char* line, size_t n);
@@ -246,6 +253,7 @@ class McpDevice {
   uint8_t sampler_count_;
   uint8_t tool_count_;
   bool schemas_;
+  bool crlf_;
   bool overflow_;
   uint16_t line_len_;
   char line_[MCPU_LINE_MAX + 1];

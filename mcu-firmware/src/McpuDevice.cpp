@@ -43,6 +43,7 @@ McpDevice::McpDevice(Text device_name, Text version)
       sampler_count_(0),
       tool_count_(0),
       schemas_(!MCPU_NO_SCHEMAS),
+      crlf_(false),
       overflow_(false),
       line_len_(0) {}
 
@@ -73,7 +74,7 @@ void McpDevice::feed(char c) {
     overflow_ = false;
     line_len_ = 0;
     if (!stream_) return;
-    JsonWriter w(*stream_);
+    JsonWriter w(*stream_, crlf_);
     McpReply reply(w, nullptr, 0);
     reply.beginError(-32600).stringPart(F("Invalid request: line longer than "));
     writeLong(w, MCPU_LINE_MAX);
@@ -92,7 +93,7 @@ void McpDevice::handleLine(const char* line, size_t n) {
   while (start < n && isSpace(line[start])) ++start;
   if (start == n || !stream_) return;  // blank lines are keep-alives, not errors
 
-  JsonWriter out(*stream_);
+  JsonWriter out(*stream_, crlf_);
   JsonValue request;
   mcpu::JsonError error;
   if (!mcpu::jsonParse(line + start, n - start, &request, &error)) {

@@ -114,7 +114,7 @@ void McpReply::endError(Text data_code) {
   }
   w_.endObject();
   w_.endObject();
-  w_.raw('\n');
+  w_.endLine();
   state_ = 3;
 }
 
@@ -133,6 +133,6 @@ void McpReply::finish() {
   open();
   w_.endObject();
   w_.endObject();
-  w_.raw('\n');
+  w_.endLine();
   state_ = 3;
 }
