@@ -100,6 +100,9 @@ class McpReply {
   void add(mcpu::Text key, long v);
   void add(mcpu::Text key, int v) { add(key, static_cast<long>(v)); }
   void add(mcpu::Text key, unsigned long v);
+  void add(mcpu::Text key, unsigned int v) { add(key, static_cast<unsigned long>(v)); }
+  void add(mcpu::Text key, long long v) { json().member(key, v); }
+  void add(mcpu::Text key, unsigned long long v) { json().member(key, v); }
   void add(mcpu::Text key, bool v);
   void add(mcpu::Text key, double v, uint8_t digits = 3);
   void add(mcpu::Text key, mcpu::Text v);

@@ -71,6 +71,14 @@ TEST_F(SamplingTest, Buffer_ReportsOverwrittenSamplesAsLost) {
   EXPECT_EQ(r["next_since"], 5);
 }
 
+TEST_F(SamplingTest, Buffer_CursorAheadOfTheDevice_ComesBackAsLastSeq) {
+  feedA0({1, 2});  // as after a device restart: the host's cursor is ahead
+  const json r = request("get_pin_buffer", {{"pin", "sensor"}, {"since", 500}})["result"];
+  EXPECT_EQ(r["count"], 0);
+  EXPECT_EQ(r["next_since"], 2);
+  EXPECT_EQ(r["last_seq"], 2);
+}
+
 TEST_F(SamplingTest, Buffer_OnAPinWithoutOneSaysSo) {
   const json r = request("get_pin_buffer", {{"pin", "plain"}})["result"];
   EXPECT_EQ(r["buffer_available"], false);
