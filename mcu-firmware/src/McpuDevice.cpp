@@ -63,6 +63,7 @@ void McpDevice::loop() {
 
 void McpDevice::feed(char c) {
   if (c != '\n') {
+    if (c == '\r' && line_len_ == MCPU_LINE_MAX) return;  // a full line may still end in CR LF
     if (line_len_ < MCPU_LINE_MAX) {
       line_[line_len_++] = c;
     } else {

@@ -22,8 +22,9 @@ class JsonWriter {
   void endArray() { close(']'); }
   void key(Text k);
 
-  void value(long v);
-  void value(unsigned long v);
+  // Every integer is printed through the 64-bit path: one routine, the least AVR flash.
+  void value(long v) { value(static_cast<long long>(v)); }
+  void value(unsigned long v) { value(static_cast<unsigned long long>(v)); }
   void value(int v) { value(static_cast<long>(v)); }
   void value(unsigned int v) { value(static_cast<unsigned long>(v)); }
   void value(unsigned long long v);

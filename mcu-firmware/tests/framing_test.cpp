@@ -92,6 +92,8 @@ TEST_F(DeviceTest, LineOfExactlyTheMaximum_IsAccepted) {
   line += std::string(MCPU_LINE_MAX - line.size() - 2, 'p') + "\"}";
   ASSERT_EQ(line.size(), static_cast<size_t>(MCPU_LINE_MAX));
   EXPECT_EQ(call(line)["result"]["device"], "test-dev");
+  EXPECT_EQ(call(line + "\r")["result"]["device"], "test-dev");
+  EXPECT_EQ(call(line + " ")["error"]["data"]["code"], "LINE_TOO_LONG");
 }
 
 TEST_F(DeviceTest, Batch_IsInvalidRequest) {
