@@ -34,7 +34,7 @@ struct McpParam {
 // How an input pin is sampled in the background (by loop()).
 struct McpSampling {
   uint16_t interval_ms = 0;  // 0: not sampled
-  uint8_t buffer_size = 0;   // ring buffer of the latest samples (0: none)
+  uint16_t buffer_size = 0;  // ring buffer of the latest samples (0: none)
   bool summary = false;      // latest/min/max/avg/samples since boot
   bool threshold = false;    // events when leaving [low, high] and coming back
   bool edges = false;        // rising/falling events (digital inputs)
@@ -42,7 +42,7 @@ struct McpSampling {
   int16_t high = 0;
   uint16_t hysteresis = 0;  // how far inside the range a value must come back
 
-  McpSampling& withBuffer(uint8_t size) {
+  McpSampling& withBuffer(uint16_t size) {
     buffer_size = size;
     summary = true;
     return *this;
@@ -62,7 +62,7 @@ struct McpSampling {
 };
 
 // Summary and ring buffer of `size` samples, one every `interval_ms`.
-McpSampling McpBuffered(uint8_t size, uint16_t interval_ms);
+McpSampling McpBuffered(uint16_t size, uint16_t interval_ms);
 // Summary only.
 McpSampling McpSummaryOnly(uint16_t interval_ms);
 // Summary and threshold events below `min` / above `max`.
@@ -173,14 +173,6 @@ struct ToolSlot {
 };
 
 }  // namespace mcpu
-
-#ifndef MCPU_MAX_SAMPLED_PINS
-#if defined(__AVR__)
-#define MCPU_MAX_SAMPLED_PINS 3
-#else
-#define MCPU_MAX_SAMPLED_PINS 8
-#endif
-#endif
 
 // One MCP/U device on one Stream (Serial, a TCP client, ...). Not thread-safe: call
 // everything from the Arduino loop.

@@ -5,7 +5,7 @@
 using mcpu::JsonValue;
 using mcpu::Text;
 
-McpSampling McpBuffered(uint8_t size, uint16_t interval_ms) {
+McpSampling McpBuffered(uint16_t size, uint16_t interval_ms) {
   McpSampling s;
   s.interval_ms = interval_ms;
   return s.withBuffer(size);
