@@ -79,7 +79,10 @@ expect "install" dpkg -i /tmp/mcpud.deb >/dev/null || { echo "install_chroot: in
 version=$(dpkg-deb -f "$deb" Version)
 [ "$(expect "version" /usr/sbin/mcpud --version)" = "mcpud $version" ] || fail "mcpud --version is not $version"
 expect "check-config" /usr/sbin/mcpud --check-config /etc/mcpud/mcpud.toml >/dev/null
-expect "passwd entry" getent passwd mcpud | grep -q ':/usr/sbin/nologin$' || fail "mcpud is not a nologin system user"
+# Outputs are matched as variables: `cmd | grep -q` under pipefail fails when grep
+# exits before cmd has written everything (SIGPIPE), which happens under load.
+passwd=$(expect "passwd entry" getent passwd mcpud) || true
+grep -q ':/usr/sbin/nologin$' <<<"$passwd" || fail "mcpud is not a nologin system user"
 groups=$(expect "groups" id -nG mcpud)
 for group in mcpud gpio dialout; do
   grep -qw "$group" <<<"$groups" || fail "user mcpud is not in group $group (groups: $groups)"
@@ -125,8 +128,8 @@ wait "$daemon" || status=$?
 sed -i 's/^device = "mcpud"$/device = "greenhouse"/' "$root/etc/mcpud/mcpud.toml"
 expect "reinstall" dpkg -i /tmp/mcpud.deb >/dev/null
 grep -q '^device = "greenhouse"$' "$root/etc/mcpud/mcpud.toml" || fail "the upgrade replaced the edited configuration"
-expect "check edited config" /usr/sbin/mcpud --check-config /etc/mcpud/mcpud.toml | grep -q '"greenhouse"' ||
-  fail "the edited configuration is not accepted"
+edited=$(expect "check edited config" /usr/sbin/mcpud --check-config /etc/mcpud/mcpud.toml) || true
+grep -q '"greenhouse"' <<<"$edited" || fail "the edited configuration is not accepted"
 
 # Purge removes the package's files and configuration.
 expect "purge" dpkg --purge mcpud >/dev/null
