@@ -79,6 +79,16 @@ iio = { device = "adc0", channel = "voltage0" }
 sampling = { interval_ms = 50, buffer_size = 20 }
 TOML
 
+# A mistake is reported at start with what exists instead.
+sed 's/^pin = 27$/pin = 26/' /tmp/mcpud.toml > /tmp/bad.toml
+if /usr/sbin/mcpud --config /tmp/bad.toml > /tmp/bad.log 2>&1; then
+  result FAIL bad_line_refused "mcpud started with line GPIO26, which does not exist"
+elif grep -q "no line named 'GPIO26' on chip gpiochip0 \[pinctrl-bcm2711\]; its lines: GPIO17, GPIO27" /tmp/bad.log; then
+  result PASS bad_line_refused
+else
+  result FAIL bad_line_refused "$(cat /tmp/bad.log)"
+fi
+
 /usr/sbin/mcpud --config /tmp/mcpud.toml > /tmp/mcpud.log 2>&1 &
 MCPUD=$!
 port() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' /tmp/mcpud.log | head -n1; }
@@ -95,5 +105,5 @@ wait_for 10 -c /dev/ttyACM0 && result PASS gadget_rebound || result FAIL gadget_
 /usr/bin/kernel-client tty /dev/ttyACM0 "$CHIP_DIR" "rebound_"
 
 # GPIO, edges, ADC over TCP; ends with SIGTERM and the safe-value check.
-/usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR"
+/usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR" /cfg/iio/devices/dummy/adc0
 finish

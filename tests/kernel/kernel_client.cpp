@@ -3,7 +3,7 @@
 // USB serial gadget's host side, drives gpio-sim and reads iio_dummy through sysfs,
 // and prints one "KCHECK PASS name" or "KCHECK FAIL name: why" line per check.
 //
-//   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR
+//   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR IIO_CONFIGFS_DIR
 //   kernel-client tty TTY SIM_GPIOCHIP_DIR
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -239,13 +239,24 @@ void check_safe_value(Peer& peer, int pid, const std::string& chip_dir) {
   if (line_fd >= 0) ::close(line_fd);
 }
 
-int run_hw(int pid, int port, const std::string& chip_dir, const std::string& iio_dir) {
+// The ADC device is removed under mcpud: adc_read fails cleanly, mcpud serves on.
+void check_adc_removed(Peer& peer, const std::string& iio_configfs_dir) {
+  check("iio_device_removed", ::rmdir(iio_configfs_dir.c_str()) == 0, "rmdir " + iio_configfs_dir + " failed");
+  const auto reply = peer.call("adc_read", {{"pin", 100}});
+  const auto code = reply.contains("error") ? reply["error"].value("data", json::object()).value("code", "") : "";
+  check("adc_read_after_removal_is_an_error", code == "DEVICE_DISCONNECTED", reply.dump());
+  check("serves_after_adc_removal", peer.result("gpio_read", {{"pin", 27}}).contains("value"), "gpio_read failed");
+}
+
+int run_hw(int pid, int port, const std::string& chip_dir, const std::string& iio_dir,
+           const std::string& iio_configfs_dir) {
   Peer peer(connect_tcp(port));
   check("tcp_connect", peer.ok(), "cannot connect to 127.0.0.1:" + std::to_string(port));
   if (!peer.ok()) return 1;
   check_gpio_write(peer, chip_dir, "");
   check_input_and_edges(peer, chip_dir);
   check_adc(peer, iio_dir);
+  check_adc_removed(peer, iio_configfs_dir);
   check_safe_value(peer, pid, chip_dir);
   return failures == 0 ? 0 : 1;
 }
@@ -276,8 +287,10 @@ int run_tty(const std::string& tty, const std::string& chip_dir, const std::stri
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() == 5 && args[0] == "hw") return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4]);
+  if (args.size() == 6 && args[0] == "hw")
+    return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5]);
   if (args.size() == 4 && args[0] == "tty") return run_tty(args[1], args[2], args[3]);
-  std::fprintf(stderr, "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR | tty TTY SIM_CHIP_DIR TAG\n");
+  std::fprintf(stderr,
+               "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR | tty TTY SIM_CHIP_DIR TAG\n");
   return 2;
 }
