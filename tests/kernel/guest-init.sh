@@ -96,6 +96,10 @@ n=400; while [ -z "$(port)" ] && kill -0 $MCPUD 2>/dev/null && [ $n -gt 0 ]; do 
 PORT=$(port)
 [ -n "$PORT" ] && result PASS mcpud_started || { result FAIL mcpud_started "no listening line"; finish; }
 
+# --check-config only looks the lines up, so it works while mcpud holds them.
+/usr/sbin/mcpud --check-config /tmp/mcpud.toml > /dev/null 2> /tmp/check.log \
+  && result PASS check_config_while_running || result FAIL check_config_while_running "$(cat /tmp/check.log)"
+
 # The serial gadget: serve, unplug (unbind), replug (rebind), serve again.
 /usr/bin/kernel-client tty /dev/ttyACM0 "$CHIP_DIR" ""
 echo "" > $U/UDC
