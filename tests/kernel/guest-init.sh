@@ -108,6 +108,11 @@ echo dummy_udc.0 > $U/UDC
 wait_for 10 -c /dev/ttyACM0 && result PASS gadget_rebound || result FAIL gadget_rebound "no /dev/ttyACM0"
 /usr/bin/kernel-client tty /dev/ttyACM0 "$CHIP_DIR" "rebound_"
 
+# SIGHUP releases the held lines and requests them again (checked by what follows).
+kill -HUP $MCPUD
+n=200; while ! grep -q "reloaded:" /tmp/mcpud.log && [ $n -gt 0 ]; do usleep 50000; n=$((n - 1)); done
+grep -q "reloaded: 3 pins" /tmp/mcpud.log && result PASS sighup_reload || result FAIL sighup_reload "$(grep -i 'reload\|error' /tmp/mcpud.log)"
+
 # GPIO, edges, ADC over TCP; ends with SIGTERM and the safe-value check.
 /usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR" /cfg/iio/devices/dummy/adc0
 finish
