@@ -232,7 +232,8 @@ json describe_pins(const PinTable& pins) {
     if (pin->sampler) {
       const auto& o = pin->sampler->options();
       entry["capabilities"] = {{"summary", o.summary}, {"buffer", o.buffer_size > 0}, {"events", o.events_enabled()}};
-      entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
+      // Pins with hardware edge events only are not sampled on a timer.
+      if (o.interval_ms > 0) entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
     }
     out.push_back(std::move(entry));
   }

@@ -254,6 +254,14 @@ int run_hw(int pid, int port, const std::string& chip_dir, const std::string& ii
   check("tcp_connect", peer.ok(), "cannot connect to 127.0.0.1:" + std::to_string(port));
   if (!peer.ok()) return 1;
   check_gpio_write(peer, chip_dir, "");
+  json button;
+  for (const auto& pin : peer.result("list_tools").value("pins", json::array())) {
+    if (pin.value("name", "") == "button") button = pin;
+  }
+  check(
+      "list_tools_button_has_events",
+      button.contains("capabilities") && button["capabilities"].value("events", false) && !button.contains("sampling"),
+      button.dump());
   check_input_and_edges(peer, chip_dir);
   check_adc(peer, iio_dir);
   check_adc_removed(peer, iio_configfs_dir);
