@@ -8,6 +8,7 @@
 #include "app/daemon.hpp"
 #include "app/version.hpp"
 #include "mcpud/core/log.hpp"
+#include "boards/board_kinds.hpp"
 #include "tools/pin_table.hpp"
 
 namespace {
@@ -17,8 +18,10 @@ constexpr const char* kDefaultConfig = "/etc/mcpud/mcpud.toml";
 // Validates a configuration as the daemon would load it and prints the result.
 int check_config(const mcpud::app::Options& options) {
   auto config = mcpud::app::load_config(options);
-  if (config) {
+  if (config && config->board == "sim") {
     if (auto pins = mcpud::tools::PinTable::build(*config); !pins) config = std::unexpected(pins.error().message);
+  } else if (config) {
+    if (auto lines = mcpud::boards::check_lines_exist(*config); !lines) config = std::unexpected(lines.error());
   }
   if (!config) {
     std::cerr << "mcpud: configuration invalid: " << config.error() << "\n";

@@ -4,6 +4,7 @@
 
 #include "boards/linux_pins.hpp"
 #include "boards/sim_pins.hpp"
+#include "mcpud/hal/gpio.hpp"
 
 namespace mcpud::boards {
 namespace {
@@ -50,6 +51,17 @@ std::expected<void, std::string> check_pin_for_board(const std::string& board, c
         return std::unexpected(where + ".pwm.chip: a pwm_output on board \"" + board +
                                "\" needs the PWM chip, e.g. \"pwmchip0\"");
       return {};
+  }
+  return {};
+}
+
+std::expected<void, std::string> check_lines_exist(const config::Config& config) {
+  for (const auto& pin : config.pins) {
+    if (pin.type != PinType::DigitalOutput && pin.type != PinType::DigitalInput) continue;
+    if (auto line = hal::resolve_line(pin.line); !line) {
+      return std::unexpected("pin " + std::to_string(pin.pin) + " (" + pin.name + "), GPIO " + pin.line.describe() +
+                             ": " + line.error().message);
+    }
   }
   return {};
 }

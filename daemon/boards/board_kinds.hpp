@@ -36,4 +36,8 @@ class PinFactory {
 
 std::unique_ptr<PinFactory> make_pin_factory(const config::Config& config);
 
+// Checks that every GPIO line the config names exists, without requesting any,
+// so `mcpud --check-config` works on a board where mcpud is already running.
+std::expected<void, std::string> check_lines_exist(const config::Config& config);
+
 }  // namespace mcpud::boards

@@ -52,6 +52,13 @@ json pin_reply(const BoardPin& pin) {
 // A few digits are plenty for sensor values and keep replies short.
 double round3(double value) { return std::round(value * 1000.0) / 1000.0; }
 
+// Six significant digits: small IIO scales (a few microvolts per count) survive.
+double round_significant(double value) {
+  if (value == 0 || !std::isfinite(value)) return value;
+  const double scale = std::pow(10.0, 5 - std::floor(std::log10(std::fabs(value))));
+  return std::round(value * scale) / scale;
+}
+
 ToolResult gpio_write(PinTable& pins, const json& args) {
   auto pin = pin_for(pins, args, "gpio_write", {hal::PinType::DigitalOutput});
   if (!pin) return std::unexpected(pin.error());
@@ -92,7 +99,7 @@ ToolResult adc_read(PinTable& pins, const json& args) {
   auto reading = (*pin)->adc->read();
   if (!reading) return std::unexpected(hal_failure(**pin, reading.error(), DomainError::ReadError));
   return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", reading->raw},
-              {"volts", round3(reading->millivolts / 1000.0)}};
+              {"volts", round_significant(reading->millivolts / 1000.0)}};
 }
 
 ToolResult get_pin_summary(PinTable& pins, const json& args) {
@@ -225,7 +232,8 @@ json describe_pins(const PinTable& pins) {
     if (pin->sampler) {
       const auto& o = pin->sampler->options();
       entry["capabilities"] = {{"summary", o.summary}, {"buffer", o.buffer_size > 0}, {"events", o.events_enabled()}};
-      entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
+      // Pins with hardware edge events only are not sampled on a timer.
+      if (o.interval_ms > 0) entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
     }
     out.push_back(std::move(entry));
   }

@@ -106,7 +106,7 @@ HalResult<ResolvedLine> resolve_line(const LineAddress& address, const std::stri
 }
 
 bool EdgeDebouncer::keep(const EdgeEvent& event) {
-  if (last_ && last_->rising == event.rising) return false;
+  if (both_edges_ && last_ && last_->rising == event.rising) return false;
   if (last_ && event.timestamp_ns - last_->timestamp_ns < window_ns_) return false;
   last_ = event;
   return true;

@@ -77,7 +77,9 @@ class LineOutput final : public DigitalOutput {
 class LineInput final : public GpioInput {
  public:
   LineInput(gpiod::line line, const InputSpec& spec)
-      : line_(std::move(line)), edges_(spec.edges), debouncer_(std::int64_t{spec.debounce_us} * 1000) {}
+      : line_(std::move(line)),
+        edges_(spec.edges),
+        debouncer_(std::int64_t{spec.debounce_us} * 1000, spec.edges == Edges::Both) {}
   ~LineInput() override { line_.release(); }
 
   HalResult<bool> read() override {

@@ -76,8 +76,8 @@ HalResult<gpiod::line_request> request_line(const ResolvedLine& where, const gpi
 
 class LineOutput final : public DigitalOutput {
  public:
+  // The request releases the line when destroyed.
   LineOutput(gpiod::line_request request, unsigned offset) : request_(std::move(request)), offset_(offset) {}
-  ~LineOutput() override { request_.release(); }
 
   HalResult<void> write(bool level) override {
     try {
@@ -104,7 +104,6 @@ class LineInput final : public GpioInput {
  public:
   LineInput(gpiod::line_request request, unsigned offset, const InputSpec& spec)
       : request_(std::move(request)), offset_(offset), edges_(spec.edges), buffer_(kEventBufferCapacity) {}
-  ~LineInput() override { request_.release(); }
 
   HalResult<bool> read() override {
     try {

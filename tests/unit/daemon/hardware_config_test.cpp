@@ -160,5 +160,14 @@ pwm = { chip = "pwmchip0", channel = 1, frequency_hz = 25000, polarity = "invers
   EXPECT_TRUE(config.pins[1].pwm_inverted);
 }
 
+TEST(HardwareConfig, PiExamplesParse) {
+  for (const char* name : {"pi4.toml", "pi5.toml"}) {
+    const auto config = load_file(std::string(MCPUD_SOURCE_DIR) + "/config/examples/" + name);
+    ASSERT_TRUE(config) << config.error();
+    EXPECT_EQ(config->board, "raspberrypi");
+    EXPECT_GE(config->pins.size(), 5u) << name;
+  }
+}
+
 }  // namespace
 }  // namespace mcpud::config

@@ -13,7 +13,7 @@ namespace mcpud::hal {
 namespace {
 
 TEST(EdgeDebouncer, DropsBouncesInsideTheWindowAndRepeatedDirections) {
-  EdgeDebouncer debouncer(5'000'000);  // 5 ms
+  EdgeDebouncer debouncer(5'000'000, true);  // 5 ms, both edges
   EXPECT_TRUE(debouncer.keep({true, 100'000'000}));
   EXPECT_FALSE(debouncer.keep({false, 101'000'000})) << "bounce 1 ms later";
   EXPECT_FALSE(debouncer.keep({true, 102'000'000})) << "same direction as the last kept edge";
@@ -23,10 +23,17 @@ TEST(EdgeDebouncer, DropsBouncesInsideTheWindowAndRepeatedDirections) {
 }
 
 TEST(EdgeDebouncer, ZeroWindowKeepsEveryLevelChange) {
-  EdgeDebouncer debouncer(0);
+  EdgeDebouncer debouncer(0, true);
   EXPECT_TRUE(debouncer.keep({true, 1}));
   EXPECT_TRUE(debouncer.keep({false, 1}));
   EXPECT_TRUE(debouncer.keep({true, 2}));
+}
+
+TEST(EdgeDebouncer, SingleEdgeModeKeepsRepeatedEdgesOutsideTheWindow) {
+  EdgeDebouncer debouncer(5'000'000, false);  // only rising edges are requested
+  EXPECT_TRUE(debouncer.keep({true, 100'000'000}));
+  EXPECT_FALSE(debouncer.keep({true, 102'000'000})) << "a bounce";
+  EXPECT_TRUE(debouncer.keep({true, 200'000'000})) << "the next press";
 }
 
 class EmptyDevDir : public ::testing::Test {

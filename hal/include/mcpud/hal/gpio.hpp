@@ -86,15 +86,17 @@ HalResult<std::unique_ptr<DigitalOutput>> request_output(const ResolvedLine& lin
 HalResult<std::unique_ptr<GpioInput>> request_input(const ResolvedLine& line, const InputSpec& spec,
                                                     const std::string& consumer);
 
-// Drops edges closer than `window_ns` to the last one kept, and edges that do not
-// change the level (software debounce where the kernel cannot do it).
+// Drops edges closer than `window_ns` to the last one kept and, when both edges
+// are reported, edges that do not change the level (software debounce where the
+// kernel cannot do it).
 class EdgeDebouncer {
  public:
-  explicit EdgeDebouncer(std::int64_t window_ns) : window_ns_(window_ns) {}
+  EdgeDebouncer(std::int64_t window_ns, bool both_edges) : window_ns_(window_ns), both_edges_(both_edges) {}
   bool keep(const EdgeEvent& event);
 
  private:
   std::int64_t window_ns_;
+  bool both_edges_;
   std::optional<EdgeEvent> last_;
 };
 

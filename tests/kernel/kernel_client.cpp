@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// The test client that runs inside the QEMU guest: talks to mcpud over TCP or the
+// USB serial gadget's host side, drives gpio-sim and reads iio_dummy through sysfs,
+// and prints one "KCHECK PASS name" or "KCHECK FAIL name: why" line per check.
+//
+//   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR IIO_CONFIGFS_DIR
+//   kernel-client tty TTY SIM_GPIOCHIP_DIR
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <dirent.h>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+int failures = 0;
+
+void check(const std::string& name, bool ok, const std::string& detail = "") {
+  if (ok)
+    std::printf("KCHECK PASS %s\n", name.c_str());
+  else
+    std::printf("KCHECK FAIL %s: %s\n", name.c_str(), detail.c_str());
+  std::fflush(stdout);
+  failures += ok ? 0 : 1;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string value;
+  std::getline(in, value);
+  return value;
+}
+
+bool write_file(const std::string& path, const std::string& value) {
+  std::ofstream out(path);
+  out << value;
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+// Polls `condition` until it holds or `seconds` pass.
+bool eventually(const std::function<bool()>& condition, int seconds = 10) {
+  const auto deadline = Clock::now() + std::chrono::seconds(seconds);
+  while (!condition()) {
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+// One JSON-RPC line out, one line back, over any fd (socket or tty).
+class Peer {
+ public:
+  explicit Peer(int fd) : fd_(fd) {}
+  ~Peer() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool ok() const { return fd_ >= 0; }
+
+  json call(const std::string& method, const json& params = json::object(), int timeout_s = 10) {
+    const json request = {{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", method}, {"params", params}};
+    const std::string line = request.dump() + "\n";
+    if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+      return json{{"client_error", "write failed"}};
+    const auto deadline = Clock::now() + std::chrono::seconds(timeout_s);
+    while (Clock::now() < deadline) {
+      const auto newline = buffer_.find('\n');
+      if (newline != std::string::npos) {
+        auto text = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        if (!text.empty() && text.back() == '\r') text.pop_back();
+        auto reply = json::parse(text, nullptr, false);
+        if (reply.is_object() && reply.value("id", json()) == json(id_)) return reply;
+        continue;  // a notification or noise: keep reading
+      }
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 200) <= 0) continue;
+      char chunk[4096];
+      const auto n = ::read(fd_, chunk, sizeof chunk);
+      if (n <= 0) return json{{"client_error", "connection closed"}};
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+    return json{{"client_error", "no reply to " + method}};
+  }
+  json result(const std::string& method, const json& params = json::object()) {
+    auto reply = call(method, params);
+    return reply.contains("result") ? reply["result"] : json{{"failed", reply}};
+  }
+
+ private:
+  int fd_;
+  int id_ = 0;
+  std::string buffer_;
+};
+
+int connect_tcp(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+int open_raw_tty(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  termios tio{};
+  tcgetattr(fd, &tio);
+  cfmakeraw(&tio);
+  tcsetattr(fd, TCSANOW, &tio);
+  return fd;
+}
+
+std::string sim_line(const std::string& chip_dir, int offset, const std::string& attr) {
+  return chip_dir + "/sim_gpio" + std::to_string(offset) + "/" + attr;
+}
+
+double round_significant(double value, int digits) {
+  if (value == 0) return 0;
+  const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
+  return std::round(value * scale) / scale;
+}
+
+// gpio_write drives gpio-sim's line 17 (the header's GPIO17).
+void check_gpio_write(Peer& peer, const std::string& chip_dir, const std::string& prefix) {
+  for (const bool level : {true, false, true}) {
+    const auto reply = peer.result("gpio_write", {{"pin", 17}, {"value", level}});
+    const bool seen = eventually([&] { return read_file(sim_line(chip_dir, 17, "value")) == (level ? "1" : "0"); });
+    check(prefix + "gpio_write_" + (level ? "high" : "low"), seen,
+          "reply " + reply.dump() + ", sim value " + read_file(sim_line(chip_dir, 17, "value")));
+  }
+}
+
+// A pull change on line 27 (active-low button) is read back and becomes an edge event.
+void check_input_and_edges(Peer& peer, const std::string& chip_dir) {
+  const auto pull = sim_line(chip_dir, 27, "pull");
+  const auto level = [&] { return peer.result("gpio_read", {{"pin", 27}}).value("value", json()); };
+  check("bias_pull_up_applied", read_file(pull) == "pull-up", "pull is " + read_file(pull));
+  check("gpio_read_idle_is_false", level() == json(false), "active-low input with pull-up should read false");
+  write_file(pull, "pull-down");
+  check("gpio_read_sees_pull_down", eventually([&] { return level() == json(true); }), "gpio_read did not become true");
+  json events;
+  const bool rising = eventually([&] {
+    events = peer.result("get_pin_events", {{"pin", 27}, {"since", 0}});
+    for (const auto& e : events.value("events", json::array())) {
+      if (e.value("type", "") == "rising") return true;
+    }
+    return false;
+  });
+  check("edge_event_rising", rising, events.dump());
+  write_file(pull, "pull-up");
+  const bool falling = eventually([&] {
+    events = peer.result("get_pin_events", {{"pin", 27}, {"since", 0}});
+    for (const auto& e : events.value("events", json::array())) {
+      if (e.value("type", "") == "falling") return true;
+    }
+    return false;
+  });
+  check("edge_event_falling", falling, events.dump());
+}
+
+void check_adc(Peer& peer, const std::string& iio_dir) {
+  const double raw = std::stod(read_file(iio_dir + "/in_voltage0_raw"));
+  const double offset = std::stod(read_file(iio_dir + "/in_voltage0_offset"));
+  const double scale = std::stod(read_file(iio_dir + "/in_voltage0_scale"));
+  const auto reply = peer.result("adc_read", {{"pin", 100}});
+  check("adc_read_raw", reply.value("value", -1.0) == raw, reply.dump() + " vs raw " + std::to_string(raw));
+  const double volts = round_significant((raw + offset) * scale / 1000.0, 6);
+  const double got = reply.value("volts", -1.0);
+  check("adc_read_volts", std::fabs(got - volts) <= std::fabs(volts) * 1e-4,
+        reply.dump() + " vs (raw+offset)*scale/1000 = " + std::to_string(volts));
+  json summary;
+  const bool sampled = eventually([&] {
+    summary = peer.result("get_pin_summary", {{"pin", 100}});
+    return summary.value("samples", 0) >= 2 && summary.value("latest", -1.0) == raw;
+  });
+  check("adc_sampled", sampled, summary.dump());
+}
+
+// Finds mcpud's fd for its requested output line (there is one: led), so its level can be read after exit.
+int borrow_line_fd(int pid) {
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) return -1;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/fd";
+  int borrowed = -1;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* entry = ::readdir(d)) {
+      char target[256] = {};
+      const std::string link = dir + "/" + entry->d_name;
+      if (::readlink(link.c_str(), target, sizeof target - 1) <= 0) continue;
+      const std::string t = target;
+      // v1 outputs are line handles; the button (with events) is a gpio-event.
+      if (t == "anon_inode:gpio-linehandle") {
+        borrowed = static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd, std::atoi(entry->d_name), 0));
+        break;
+      }
+    }
+    ::closedir(d);
+  }
+  ::close(pidfd);
+  return borrowed;
+}
+
+// led (safe_value = true) is low; SIGTERM must leave it high. gpio-sim resets a
+// released line to its pull, so the line is kept requested through a borrowed fd.
+void check_safe_value(Peer& peer, int pid, const std::string& chip_dir) {
+  peer.result("gpio_write", {{"pin", 17}, {"value", false}});
+  const int line_fd = borrow_line_fd(pid);
+  check("borrow_output_line_fd", line_fd >= 0, "no gpio line fd found in /proc/" + std::to_string(pid) + "/fd");
+  ::kill(pid, SIGTERM);
+  const bool exited = eventually([&] { return ::kill(pid, 0) != 0; }, 20);
+  check("sigterm_exits", exited, "mcpud still running 20 s after SIGTERM");
+  const auto value = read_file(sim_line(chip_dir, 17, "value"));
+  check("safe_value_driven_on_sigterm", value == "1", "led is " + value + " after exit, safe_value is true");
+  if (line_fd >= 0) ::close(line_fd);
+}
+
+// The ADC device is removed under mcpud: adc_read fails cleanly, mcpud serves on.
+void check_adc_removed(Peer& peer, const std::string& iio_configfs_dir) {
+  check("iio_device_removed", ::rmdir(iio_configfs_dir.c_str()) == 0, "rmdir " + iio_configfs_dir + " failed");
+  const auto reply = peer.call("adc_read", {{"pin", 100}});
+  const auto code = reply.contains("error") ? reply["error"].value("data", json::object()).value("code", "") : "";
+  check("adc_read_after_removal_is_an_error", code == "DEVICE_DISCONNECTED", reply.dump());
+  check("serves_after_adc_removal", peer.result("gpio_read", {{"pin", 27}}).contains("value"), "gpio_read failed");
+}
+
+int run_hw(int pid, int port, const std::string& chip_dir, const std::string& iio_dir,
+           const std::string& iio_configfs_dir) {
+  Peer peer(connect_tcp(port));
+  check("tcp_connect", peer.ok(), "cannot connect to 127.0.0.1:" + std::to_string(port));
+  if (!peer.ok()) return 1;
+  check_gpio_write(peer, chip_dir, "");
+  json button;
+  for (const auto& pin : peer.result("list_tools").value("pins", json::array())) {
+    if (pin.value("name", "") == "button") button = pin;
+  }
+  check(
+      "list_tools_button_has_events",
+      button.contains("capabilities") && button["capabilities"].value("events", false) && !button.contains("sampling"),
+      button.dump());
+  check_input_and_edges(peer, chip_dir);
+  check_adc(peer, iio_dir);
+  check_adc_removed(peer, iio_configfs_dir);
+  check_safe_value(peer, pid, chip_dir);
+  return failures == 0 ? 0 : 1;
+}
+
+int run_tty(const std::string& tty, const std::string& chip_dir, const std::string& tag) {
+  Peer peer(open_raw_tty(tty));
+  check(tag + "tty_open", peer.ok(), "cannot open " + tty);
+  if (!peer.ok()) return 1;
+  // After a replug the device side reopens its tty within a second or two: until
+  // then requests go nowhere, so ask again until one is answered.
+  json info;
+  eventually(
+      [&] {
+        info = peer.call("get_info", json::object(), 1);
+        if (!info.contains("result")) return false;
+        info = info["result"];
+        return true;
+      },
+      20);
+  check(tag + "tty_get_info", info.value("device", "") == "kernel-test", info.dump());
+  const auto tools = peer.result("list_tools");
+  check(tag + "tty_list_tools", tools.dump().find("gpio_write") != std::string::npos, tools.dump().substr(0, 300));
+  check_gpio_write(peer, chip_dir, tag + "tty_");
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 6 && args[0] == "hw")
+    return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5]);
+  if (args.size() == 4 && args[0] == "tty") return run_tty(args[1], args[2], args[3]);
+  std::fprintf(stderr,
+               "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR | tty TTY SIM_CHIP_DIR TAG\n");
+  return 2;
+}
