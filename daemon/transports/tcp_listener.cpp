@@ -87,12 +87,7 @@ void TcpListener::accept_next() {
       const auto remote = socket.remote_endpoint(peer_error);
       const std::string peer = peer_error ? "unknown peer" : endpoint_text(remote);
       if (sessions_.count("tcp") >= limits_.max_clients) {
-        // Say why before hanging up, so the client does not just see a reset.
-        const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
-                                                                        "Too many clients (limit " + std::to_string(limits_.max_clients) + ")")) + "\n";
-        boost::system::error_code ignored;
-        socket.non_blocking(true, ignored);
-        socket.write_some(boost::asio::buffer(refusal), ignored);
+        refuse_client(socket, limits_.max_clients);
         log::info("tcp", peer, ": refused, ", limits_.max_clients, " clients already connected");
       } else {
         socket.set_option(tcp::no_delay(true), ec);
