@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
                "Serve one MCP (or MCP/U) client on stdin/stdout and open no listeners; logs go to stderr");
   cli.add_option("--unix", options.mcp.unix_socket, std::string("Serve MCP and MCP/U on this unix socket (default ") +
                                                       mcpud::config::kDefaultUnixSocket + "; \"\" disables)");
+  cli.add_option("--http", options.mcp.http,
+                 "Serve MCP Streamable HTTP at http://ADDR:PORT/mcp, e.g. 127.0.0.1:8080 (replaces [http] listen; \"\" disables)");
   cli.add_option("--log-level", log_level, "debug, info, warn or error")->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
   cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
   cli.add_flag_callback("-V,--version", [] {

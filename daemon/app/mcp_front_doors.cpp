@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Standard MCP wiring: dialect, unix socket, stdio.
+// Standard MCP wiring: dialect, unix socket, Streamable HTTP, stdio.
 #include "app/mcp_front_doors.hpp"
 
 #include "config/mcp_config.hpp"
@@ -7,6 +7,7 @@
 #include "dialects/mcpu_subscribe.hpp"
 #include "mcpud/core/log.hpp"
 #include "tools/pin_resources.hpp"
+#include "transports/http_server.hpp"
 #include "transports/stdio_session.hpp"
 #include "transports/unix_listener.hpp"
 
@@ -42,7 +43,31 @@ bool McpFrontDoors::reconcile(std::function<void()> on_stdio_closed) {
     }
     return true;  // a stdio server opens no listeners: it may run beside a system daemon
   }
-  return reconcile_unix_socket();
+  const bool unix_ok = reconcile_unix_socket();
+  return reconcile_http() && unix_ok;
+}
+
+bool McpFrontDoors::reconcile_http() {
+  const auto& http = ctx_.config.mcp.http;
+  transports::HttpOptions wanted{options_.http.value_or(http.listen),
+                                 http.token,
+                                 http.allowed_origins,
+                                 {},
+                                 http.max_sessions,
+                                 http.max_body_bytes,
+                                 ctx_.limits.max_clients,
+                                 ctx_.limits.queue_bytes};
+  for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
+  if (http_ && http_->options() == wanted) return true;
+  http_.reset();  // closes its sessions and connections
+  if (wanted.listen.empty()) return true;
+  auto server = std::make_unique<transports::HttpServer>(ctx_.io, std::move(wanted), ctx_.engine);
+  if (auto opened = server->open(); !opened) {
+    log::error("http", opened.error());
+    return false;
+  }
+  http_ = std::move(server);
+  return true;
 }
 
 bool McpFrontDoors::reconcile_unix_socket() {
@@ -75,6 +100,7 @@ bool McpFrontDoors::reconcile_unix_socket() {
 
 void McpFrontDoors::close() {
   if (unix_listener_) unix_listener_->close();
+  if (http_) http_->close();
 }
 
 }  // namespace mcpud::app

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Wires standard MCP into the daemon: the MCP dialect and MCP/U subscriptions on
-// the dispatcher, the unix socket listener and the stdio client.
+// the dispatcher, the unix socket listener, Streamable HTTP and the stdio client.
 #pragma once
 
 #include <functional>
@@ -22,7 +22,8 @@ class PinTable;
 
 namespace mcpud::transports {
 class UnixListener;
-}
+class HttpServer;
+}  // namespace mcpud::transports
 
 namespace mcpud::app {
 
@@ -52,10 +53,12 @@ class McpFrontDoors {
 
  private:
   bool reconcile_unix_socket();
+  bool reconcile_http();
 
   Context ctx_;
   McpOptions options_;
   std::unique_ptr<transports::UnixListener> unix_listener_;
+  std::unique_ptr<transports::HttpServer> http_;
   bool stdio_started_ = false;
 };
 

@@ -10,6 +10,7 @@ namespace mcpud::app {
 struct McpOptions {
   bool stdio = false;                      // --stdio: serve stdin/stdout, open no listeners
   std::optional<std::string> unix_socket;  // --unix PATH ("" disables)
+  std::optional<std::string> http;         // --http ADDR:PORT ("" disables)
 };
 
 }  // namespace mcpud::app

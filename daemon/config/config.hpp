@@ -52,7 +52,7 @@ struct Config {
   std::string log_level = "info";
   Limits limits;
   std::vector<PinConfig> pins;
-  McpFrontDoors mcp;        // [mcp], [unix_socket]
+  McpFrontDoors mcp;        // [mcp], [unix_socket], [http]
   nlohmann::json resolved;  // the validated document with defaults, for --check-config
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Schema and parsing of [mcp] and [unix_socket].
+// Schema and parsing of [mcp], [unix_socket] and [http].
 #include "config/mcp_config.hpp"
 
 namespace mcpud::config {
@@ -24,6 +24,16 @@ void add_mcp_schema(json& schema) {
       "mode": {"type": "string", "pattern": "^0?[0-7]{3}$", "default": "0660"}
     }
   })");
+  properties["http"] = json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "listen": {"type": "string", "default": ""},
+      "token": {"type": "string", "default": ""},
+      "allowed_origins": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
+      "max_sessions": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
+      "max_body_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576}
+    }
+  })");
 }
 
 std::expected<McpFrontDoors, std::string> parse_mcp_sections(const json& document) {
@@ -41,6 +51,12 @@ std::expected<McpFrontDoors, std::string> parse_mcp_sections(const json& documen
   }
   out.unix_socket.group = unix_socket.at("group").get<std::string>();
   out.unix_socket.mode = static_cast<unsigned>(std::stoul(unix_socket.at("mode").get<std::string>(), nullptr, 8));
+  const auto& http = document.at("http");
+  out.http.listen = http.at("listen").get<std::string>();
+  out.http.token = http.at("token").get<std::string>();
+  out.http.allowed_origins = http.at("allowed_origins").get<std::vector<std::string>>();
+  out.http.max_sessions = http.at("max_sessions").get<std::size_t>();
+  out.http.max_body_bytes = http.at("max_body_bytes").get<std::size_t>();
   return out;
 }
 

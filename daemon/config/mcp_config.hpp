@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The configuration of the standard MCP front doors: [mcp] (paging, user-only
-// tools) and [unix_socket].
+// tools), [unix_socket] and [http].
 #pragma once
 
 #include <cstddef>
@@ -27,9 +27,18 @@ struct UnixSocketConfig {
   unsigned mode = 0660;
 };
 
+struct HttpConfig {
+  std::string listen;                        // "127.0.0.1:8080"; "" disables Streamable HTTP
+  std::string token;                         // bearer token required when not empty
+  std::vector<std::string> allowed_origins;  // besides http(s)://localhost / 127.0.0.1 / [::1]
+  std::size_t max_sessions = 64;
+  std::size_t max_body_bytes = 1024 * 1024;
+};
+
 struct McpFrontDoors {
   McpConfig mcp;
   UnixSocketConfig unix_socket;
+  HttpConfig http;
 };
 
 // Adds the schema of the sections above to the config schema's properties.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A second real client: the MCP Inspector CLI lists and calls tools through
-// mcpud-stdio and through `mcpud --stdio`.
+// mcpud-stdio, `mcpud --stdio` and Streamable HTTP.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join, dirname } from "node:path";
@@ -37,10 +37,11 @@ async function listAndCall(target) {
 }
 
 describe("MCP Inspector CLI", () => {
-  const daemon = new Daemon();
+  const daemon = new Daemon({ http: "127.0.0.1:0" });
   before(() => daemon.start());
   after(() => daemon.stop());
 
   it("lists and calls tools through mcpud-stdio", () => listAndCall([MCPUD_STDIO, "--socket", daemon.socketPath]));
+  it("lists and calls tools over Streamable HTTP", () => listAndCall([`http://${daemon.httpAddress}/mcp`, "--transport", "http"]));
   it("lists and calls tools through mcpud --stdio", () => listAndCall([MCPUD, "--stdio", "-c", daemon.configPath]));  // the Inspector owns --config
 });

@@ -92,7 +92,7 @@ export function mcpScenario(setup) {
   });
 
   it("closes cleanly", async () => {
+    await env.cleanup?.();  // e.g. DELETE of the HTTP session
     await client.close();
-    await env.cleanup?.();
   });
 }
