@@ -178,15 +178,23 @@ Result<json> list_tools_page(const ToolRegistry& registry, const json& params, s
 }
 
 ToolResult call_result(ToolResult outcome) {
+  // Built by assignment: nlohmann initializer lists copy every node once more,
+  // and tools/call is the MCP hot path.
+  json result = json::object();
+  json item = json::object();
+  item["type"] = "text";
   if (!outcome) {
     const int code = outcome.error().code;
     if (code == rpc_code::kInvalidParams || code == rpc_code::kMethodNotFound) return outcome;
     const auto& e = outcome.error();
-    const std::string text = e.name.empty() ? e.message : e.name + ": " + e.message;
-    return json{{"content", {{{"type", "text"}, {"text", text}}}}, {"isError", true}};
+    item["text"] = e.name.empty() ? e.message : e.name + ": " + e.message;
+  } else {
+    item["text"] = rpc::dump(*outcome);
   }
-  json result = {{"content", {{{"type", "text"}, {"text", rpc::dump(*outcome)}}}}, {"isError", false}};
-  if (outcome->is_object()) result["structuredContent"] = std::move(*outcome);
+  json& content = result["content"] = json::array();
+  content.push_back(std::move(item));
+  result["isError"] = !outcome;
+  if (outcome && outcome->is_object()) result["structuredContent"] = std::move(*outcome);
   return result;
 }
 
