@@ -33,16 +33,23 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal((await post("{not json", {})).status, 400);
   });
 
-  it("answers with an SSE event when the client accepts only event streams", async () => {
+  it("answers in SSE when asked, allows one stream per session, bounds bodies, ends sessions", async () => {
     const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     const session = init.headers.get("mcp-session-id");
     assert.ok(session);
     const res = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, { "Mcp-Session-Id": session, Accept: "text/event-stream" });
     assert.equal(res.headers.get("content-type"), "text/event-stream");
     assert.match(await res.text(), /^event: message\ndata: \{"jsonrpc":"2.0","id":2,"result":\{\}\}/);
+    const stream = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" } });
+    assert.equal(stream.status, 200);
+    const second = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" } });
+    assert.equal(second.status, 409);
+    const big = await post(" ".repeat(2 * 1024 * 1024), { "Mcp-Session-Id": session }).catch(() => null);
+    assert.ok(big === null || big.status === 413, `expected 413, got ${big?.status}`);
     const ended = await fetch(`http://${daemon.httpAddress}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
     assert.equal(ended.status, 200);
     assert.equal((await post({ jsonrpc: "2.0", id: 3, method: "ping" }, { "Mcp-Session-Id": session })).status, 404);
+    await stream.body.cancel();
   });
 });
 
