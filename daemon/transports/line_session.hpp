@@ -16,6 +16,7 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/line_framer.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/core/error.hpp"
 #include "transports/session.hpp"
 
 namespace mcpud::transports {
@@ -145,6 +146,27 @@ void refuse_client(Socket& socket, std::size_t max_clients) {
   boost::system::error_code ignored;
   socket.non_blocking(true, ignored);
   socket.write_some(boost::asio::buffer(refusal), ignored);
+}
+
+// Starts a LineSession for an accepted stream socket and adds it to `sessions`,
+// or refuses it when `transport` already has `limits.max_clients` clients.
+template <class Socket>
+void admit_client(Socket socket, const std::string& peer, const std::string& transport, rpc::Engine& engine,
+                  SessionSet& sessions, const SessionLimits& limits) {
+  if (sessions.count(transport) >= limits.max_clients) {
+    refuse_client(socket, limits.max_clients);
+    log::info(transport, peer, ": refused, ", limits.max_clients, " clients already connected");
+    return;
+  }
+  auto session = std::make_shared<LineSession<Socket>>(
+      std::move(socket), engine, limits, peer, transport, [&sessions, transport](Session& s) {
+        // The set, not the listener: a session may outlive its listener (reload).
+        log::debug(transport, s.peer(), ": disconnected");
+        sessions.remove(&s);
+      });
+  sessions.add(session);
+  log::debug(transport, peer, ": connected");
+  session->start();
 }
 
 }  // namespace mcpud::transports

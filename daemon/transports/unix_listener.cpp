@@ -110,19 +110,7 @@ void UnixListener::accept_next() {
       return;
     }
     const std::string peer = peer_name(socket);
-    if (sessions_.count("unix") >= limits_.max_clients) {
-      refuse_client(socket, limits_.max_clients);
-      log::info("unix", peer, ": refused, ", limits_.max_clients, " clients already connected");
-    } else {
-      auto session = std::make_shared<LineSession<stream_protocol::socket>>(
-          std::move(socket), engine_, limits_, peer, "unix", [&sessions = sessions_](Session& s) {
-            log::debug("unix", s.peer(), ": disconnected");
-            sessions.remove(&s);
-          });
-      sessions_.add(session);
-      log::debug("unix", peer, ": connected");
-      session->start();
-    }
+    admit_client(std::move(socket), peer, "unix", engine_, sessions_, limits_);
     accept_next();
   });
 }
