@@ -34,7 +34,7 @@ sampling = { interval_ms = 1000, buffer_size = 4 }
 `;
 
 // The configuration text; `pageBytes` small enough to force tools/list paging.
-export function configText({ sampled = false, http = "", token = "", pageBytes = 700 } = {}) {
+export function configText({ sampled = false, broken = false, http = "", token = "", pageBytes = 700 } = {}) {
   return `device = "mcp-test"
 listen = ["127.0.0.1:0"]
 log_level = "debug"
@@ -44,7 +44,7 @@ user_only_tools = ["get_info"]
 [http]
 listen = "${http}"
 token = "${token}"
-${BASE_PINS}${sampled ? SAMPLED_PIN : ""}`;
+${BASE_PINS}${sampled ? SAMPLED_PIN : ""}${broken ? "\n[[pins]]\nname = 7\n" : ""}`;
 }
 
 // Resolves when `condition()` is true; rejects with `what` after `ms`.

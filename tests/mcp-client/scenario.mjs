@@ -7,6 +7,7 @@ import { it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   ListToolsResultSchema,
+  LoggingMessageNotificationSchema,
   McpError,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -29,13 +30,14 @@ async function listAllPages(client, params = {}) {
 export function mcpScenario(setup) {
   let client;
   let env;
-  const seen = { toolsChanged: 0, updates: [] };
+  const seen = { toolsChanged: 0, updates: [], logs: [] };
 
   it("initializes with the SDK's protocol version and the board's name", async () => {
     env = await setup();
     client = new Client({ name: "mcpud-test", version: "1.0.0" });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => seen.toolsChanged++);
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => seen.updates.push(n.params));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => seen.logs.push(n.params));
     await client.connect(env.transport);
     assert.equal(client.getServerVersion().name, "mcp-test");
     const caps = client.getServerCapabilities();
@@ -81,6 +83,14 @@ export function mcpScenario(setup) {
     await waitFor(() => seen.updates.some((u) => u.uri === "mcpu://pins/led"), "notifications/resources/updated");
     const read = await client.readResource({ uri: "mcpu://pins/led" });
     assert.equal(JSON.parse(read.contents[0].text).value, false);
+  });
+
+  it("tells the client when a reload fails, as a log message", async () => {
+    await client.setLoggingLevel("warning");
+    env.reload({ broken: true });
+    await waitFor(() => seen.logs.length > 0, "notifications/message");
+    assert.equal(seen.logs[0].level, "error");
+    assert.match(seen.logs[0].data, /reload failed: .*pins\[2\]/);
   });
 
   it("pushes tools/list_changed when a reload changes the tool set", async () => {

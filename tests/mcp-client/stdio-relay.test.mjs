@@ -27,6 +27,7 @@ describe("mcpud-stdio on its own", () => {
       child.stdout.on("data", (c) => (stdout += c));
       child.stderr.on("data", (c) => (stderr += c));
       child.on("exit", (code) => resolve({ code, stdout, stderr }));
+      child.stdin.on("error", () => {});  // a relay that found no daemon has exited already
       child.stdin.end(input);
     });
 
