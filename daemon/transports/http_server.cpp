@@ -3,7 +3,6 @@
 #include "transports/http_server.hpp"
 
 #include <chrono>
-#include <deque>
 #include <map>
 #include <unordered_map>
 
@@ -14,6 +13,7 @@
 
 #include "mcpud/core/log.hpp"
 #include "transports/http_policy.hpp"
+#include "transports/http_session.hpp"
 #include "transports/tcp_listener.hpp"
 
 namespace mcpud::transports {
@@ -52,30 +52,6 @@ bool is_initialize(const json& body) {
 
 }  // namespace
 
-class HttpConnection;
-
-// One MCP session over HTTP: the client's dialect state, and the GET stream its
-// notifications go to (kept in a bounded backlog while no stream is open).
-class McpHttpSession final : public rpc::Client {
- public:
-  McpHttpSession(std::string id, std::size_t queue_bytes) : id_(std::move(id)), queue_bytes_(queue_bytes) {}
-
-  void push(std::string message) override;
-  void attach(const std::shared_ptr<HttpConnection>& stream);
-  void end();  // DELETE or shutdown: closes the stream, drops subscriptions
-
-  bool has_stream() const { return !stream_.expired(); }
-  const std::string& id() const { return id_; }
-  std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
-
- private:
-  std::string id_;
-  std::size_t queue_bytes_;
-  std::weak_ptr<HttpConnection> stream_;
-  std::deque<std::string> backlog_;
-  std::size_t backlog_bytes_ = 0;
-};
-
 struct HttpServer::State {
   State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e) : options(std::move(o)), engine(e), acceptor(io) {}
 
@@ -103,14 +79,14 @@ struct HttpServer::State {
 };
 
 // One HTTP/1.1 connection: requests in turn, or (after GET /mcp) an SSE stream.
-class HttpConnection final : public std::enable_shared_from_this<HttpConnection> {
+class HttpConnection final : public EventStream, public std::enable_shared_from_this<HttpConnection> {
  public:
   HttpConnection(tcp::socket socket, std::shared_ptr<HttpServer::State> state, std::string peer)
       : stream_(std::move(socket)), state_(std::move(state)), peer_(std::move(peer)) {}
 
   void start() { read_request(); }
 
-  void close() {
+  void close() override {
     if (closed_) return;
     closed_ = true;
     boost::system::error_code ignored;
@@ -120,7 +96,7 @@ class HttpConnection final : public std::enable_shared_from_this<HttpConnection>
   }
 
   // Queues one SSE event on the stream; a reader that falls too far behind is cut off.
-  void send_event(std::string_view message) { queue_raw(sse_event(message)); }
+  void send_event(std::string_view message) override { queue_raw(sse_event(message)); }
 
  private:
   void read_request() {
@@ -373,28 +349,6 @@ class HttpConnection final : public std::enable_shared_from_this<HttpConnection>
   bool write_active_ = false;
   bool closed_ = false;
 };
-
-void McpHttpSession::push(std::string message) {
-  if (auto stream = stream_.lock()) return stream->send_event(message);
-  backlog_bytes_ += message.size();
-  backlog_.push_back(std::move(message));
-  while (backlog_bytes_ > queue_bytes_ && !backlog_.empty()) {  // oldest first: the client has not been listening
-    backlog_bytes_ -= backlog_.front().size();
-    backlog_.pop_front();
-  }
-}
-
-void McpHttpSession::attach(const std::shared_ptr<HttpConnection>& stream) {
-  stream_ = stream;
-  for (const auto& message : backlog_) stream->send_event(message);
-  backlog_.clear();
-  backlog_bytes_ = 0;
-}
-
-void McpHttpSession::end() {
-  state.reset();
-  if (auto stream = stream_.lock()) stream->close();
-}
 
 HttpServer::HttpServer(boost::asio::io_context& io, HttpOptions options, rpc::Engine& engine)
     : state_(std::make_shared<State>(io, std::move(options), engine)) {}

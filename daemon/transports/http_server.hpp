@@ -51,7 +51,6 @@ class HttpServer {
 
  private:
   friend class HttpConnection;
-  friend class McpHttpSession;
 
  public:
   struct State;  // shared with connections, which may outlive the server
