@@ -6,7 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-mapfile -t packages < <(cat deps/*.list | sed -e 's/#.*//' -e 's/[[:space:]]//g' | grep -v '^$' | sort -u)
+# A list named NAME.if-missing-CMD.list is read only when CMD is not on PATH.
+lists=()
+for list in deps/*.list; do
+  case "$list" in
+    *.if-missing-*.list)
+      command="${list##*.if-missing-}"
+      command -v "${command%.list}" >/dev/null && continue
+      ;;
+  esac
+  lists+=("$list")
+done
+mapfile -t packages < <(cat "${lists[@]}" | sed -e 's/#.*//' -e 's/[[:space:]]//g' | grep -v '^$' | sort -u)
 
 missing=()
 for p in "${packages[@]}"; do

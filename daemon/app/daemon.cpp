@@ -8,6 +8,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "app/service_notifier.hpp"
+#include "app/mcp_front_doors.hpp"
 #include "app/version.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
@@ -71,6 +72,10 @@ struct Daemon::Impl {
            std::to_string(sessions.count("tty")) + "); " + std::to_string(pins ? pins->pins().size() : 0) +
            " pins, " + std::to_string(registry.size()) + " tools";
   }
+  McpFrontDoors mcp{{io, dispatcher, engine, events, sessions, limits, config,
+                     [this]() -> tools::PinTable& { return *pins; }, kVersion},
+                    options.mcp};
+  bool stopped = false;
 
   // Log level and limits take effect at once; limits for connections made from now on.
   void apply_settings() {
@@ -84,6 +89,7 @@ struct Daemon::Impl {
                                                 [this] { return tools::describe_pins(*pins); }});
     tools::register_info_tool(registry, {[this] { return config.device; }, kVersion,
                                          [this] { return pins->pins().size(); }, [this] { return config.board; }});
+    mcp.install();
   }
 
   // Replaces the board's pins and their tools with those of `next`. Real GPIO
@@ -119,7 +125,7 @@ struct Daemon::Impl {
     if (sampling) sampling->stop();
     registry.remove_owner(tools::kPinToolsOwner);
     pins = std::move(table);
-    tools::register_pin_tools(registry, *pins);
+    tools::register_pin_tools(registry, *pins, &events);
     sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
     sampling->start();
   }
@@ -127,7 +133,8 @@ struct Daemon::Impl {
   // Opens listeners the configuration names and closes those it no longer does;
   // unchanged ones (and their clients) stay up.
   bool reconcile_listeners() {
-    bool ok = true;
+    bool ok = mcp.reconcile([this] { shutdown(); });
+    if (options.mcp.stdio) return ok;  // the stdio client is the only one
     std::erase_if(tcp_listeners, [&](const auto& l) {
       const bool gone = std::find(config.listen.begin(), config.listen.end(), l->spec()) == config.listen.end();
       if (gone) l->close();
@@ -182,6 +189,7 @@ struct Daemon::Impl {
     auto loaded = load_config(options);
     if (!loaded) {
       log::error("config", loaded.error(), "; keeping the running configuration");
+      events.publish({EventKind::Log, "config", {{"level", "error"}, {"message", "reload failed: " + loaded.error()}}});
       return;
     }
     if (auto applied = apply_pins(*loaded); !applied) {
@@ -195,7 +203,10 @@ struct Daemon::Impl {
   }
 
   void shutdown() {
+    if (stopped) return;  // the stdio client's end also calls this
+    stopped = true;
     notifier.stopping();
+    mcp.close();
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();

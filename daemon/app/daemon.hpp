@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/mcp_options.hpp"
 #include "config/config.hpp"
 
 namespace mcpud::app {
@@ -17,6 +18,7 @@ struct Options {
   std::vector<std::string> listen;         // --listen: replaces the config's list
   std::vector<std::string> ttys;           // --tty: added to the config's list
   std::optional<std::string> log_level;    // --log-level: wins over the config
+  McpOptions mcp;                          // --stdio, --unix, --http
 };
 
 // Loads the configuration the options point at (file or built-in).

@@ -7,6 +7,7 @@
 
 #include "app/daemon.hpp"
 #include "app/version.hpp"
+#include "config/mcp_config.hpp"
 #include "mcpud/core/log.hpp"
 #include "boards/board_kinds.hpp"
 #include "tools/pin_table.hpp"
@@ -47,6 +48,12 @@ int main(int argc, char** argv) {
                                                  " if it exists, else the built-in simulated board)");
   cli.add_option("-l,--listen", options.listen, "Serve MCP/U on TCP ADDR:PORT, e.g. 127.0.0.1:3000 or [::1]:3000 (repeatable; replaces the config's list)");
   cli.add_option("-t,--tty", options.ttys, "Serve MCP/U on a serial port PATH[:BAUD], e.g. /dev/ttyGS0:115200 (repeatable)");
+  cli.add_flag("--stdio", options.mcp.stdio,
+               "Serve one MCP (or MCP/U) client on stdin/stdout and open no listeners; logs go to stderr");
+  cli.add_option("--unix", options.mcp.unix_socket, std::string("Serve MCP and MCP/U on this unix socket (default ") +
+                                                      mcpud::config::kDefaultUnixSocket + "; \"\" disables)");
+  cli.add_option("--http", options.mcp.http,
+                 "Serve MCP Streamable HTTP at http://ADDR:PORT/mcp, e.g. 127.0.0.1:8080 (replaces [http] listen; \"\" disables)");
   cli.add_option("--log-level", log_level, "debug, info, warn or error")->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
   cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
   cli.add_flag_callback("-V,--version", [] {

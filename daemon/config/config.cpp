@@ -172,7 +172,11 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
 }
 
 std::expected<Config, std::string> from_json(json document) {
-  static const json schema = json::parse(kConfigSchema);
+  static const json schema = [] {
+    auto s = json::parse(kConfigSchema);
+    add_mcp_schema(s);
+    return s;
+  }();
   if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
   Config config;
   config.device = document["device"].get<std::string>();
@@ -197,6 +201,9 @@ std::expected<Config, std::string> from_json(json document) {
     config.pins.push_back(std::move(*pin));
   }
   if (auto checked = check_pins(config.pins); !checked) return std::unexpected(checked.error());
+  auto mcp = parse_mcp_sections(document);
+  if (!mcp) return std::unexpected(mcp.error());
+  config.mcp = std::move(*mcp);
   config.resolved = std::move(document);
   return config;
 }

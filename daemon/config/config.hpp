@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/mcp_config.hpp"
 #include "mcpud/core/sampler.hpp"
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/iio_adc.hpp"
@@ -62,6 +63,7 @@ struct Config {
   std::string log_level = "info";
   Limits limits;
   std::vector<PinConfig> pins;
+  McpFrontDoors mcp;        // [mcp], [unix_socket], [http]
   nlohmann::json resolved;  // the validated document with defaults, for --check-config
 };
 

@@ -33,7 +33,38 @@ struct BatchReplies {
   }
 };
 
+// A client for callers without a connection: pushes go nowhere.
+class DetachedClient final : public Client {
+ public:
+  void push(std::string) override {}
+};
+
 }  // namespace
+
+void Client::notify(std::string_view method, const json& params) {
+  std::string message = R"({"jsonrpc":"2.0","method":)";
+  message += dump(method);
+  message += R"(,"params":)";
+  message += dump(params);
+  message += '}';
+  push(envelope_session ? wrap_envelope(*envelope_session, message) : std::move(message));
+}
+
+bool is_envelope(const json& message) {
+  if (!message.is_object() || message.contains("jsonrpc")) return false;
+  const auto type = message.find("type");
+  const auto payload = message.find("payload");
+  return type != message.end() && *type == "mcp" && payload != message.end() && message.contains("session_id");
+}
+
+std::string wrap_envelope(const json& session_id, std::string_view payload) {
+  std::string out = R"({"session_id":)";
+  out += dump(session_id);
+  out += R"(,"type":"mcp","payload":)";
+  out += payload;
+  out += '}';
+  return out;
+}
 
 std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -89,6 +120,11 @@ std::size_t nesting_depth(std::string_view text) {
 }
 
 void Engine::handle_line(std::string_view line, Responder respond) {
+  auto client = std::make_shared<DetachedClient>();
+  handle_line(line, *client, [client, respond = std::move(respond)](std::string reply) { respond(std::move(reply)); });
+}
+
+void Engine::handle_line(std::string_view line, Client& client, Responder respond) {
   if (nesting_depth(line) > limits_.max_depth) {
     respond(error_response(nullptr, Error::invalid_request("Invalid request: JSON nested deeper than " +
                                                            std::to_string(limits_.max_depth) + " levels")));
@@ -99,8 +135,21 @@ void Engine::handle_line(std::string_view line, Responder respond) {
     respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     return;
   }
+  if (is_envelope(message)) {
+    // The envelope names the session; replies and later pushes go back inside it.
+    client.envelope_session = message["session_id"];
+    handle_parsed(message["payload"], client,
+                  [session = message["session_id"], respond = std::move(respond)](std::string reply) {
+                    respond(wrap_envelope(session, reply));
+                  });
+    return;
+  }
+  handle_parsed(message, client, std::move(respond));
+}
+
+void Engine::handle_parsed(json& message, Client& client, Responder respond) {
   if (!message.is_array()) {
-    handle_message(message, [respond = std::move(respond)](std::string reply) {
+    handle_message(message, client, [respond = std::move(respond)](std::string reply) {
       if (!reply.empty()) respond(std::move(reply));
     });
     return;
@@ -119,13 +168,13 @@ void Engine::handle_line(std::string_view line, Responder respond) {
   batch->pending = message.size();
   batch->respond = std::move(respond);
   for (auto& element : message) {
-    handle_message(element, [batch](std::string reply) { batch->finish_one(std::move(reply)); });
+    handle_message(element, client, [batch](std::string reply) { batch->finish_one(std::move(reply)); });
   }
 }
 
 // Validates one request object and dispatches it. `done` gets the serialized
 // reply, or an empty string for a notification.
-void Engine::handle_message(json& message, std::function<void(std::string)> done) {
+void Engine::handle_message(json& message, Client& client, std::function<void(std::string)> done) {
   if (!message.is_object()) {
     done(error_response(nullptr, Error::invalid_request("Invalid request: expected an object")));
     return;
@@ -177,7 +226,7 @@ void Engine::handle_message(json& message, std::function<void(std::string)> done
   auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done)});
   const std::string& method = method_it->get_ref<const std::string&>();
   try {
-    handler_.handle(method, std::move(params), [pending](ToolResult result) { pending->send(result); });
+    handler_.handle(client, method, std::move(params), [pending](ToolResult result) { pending->send(result); });
   } catch (const std::exception& e) {
     pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
   }

@@ -4,9 +4,9 @@
 
 namespace mcpud::dialects {
 
-void Dispatcher::handle(std::string_view method, nlohmann::json params, ToolReply reply) {
+void Dispatcher::handle(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply) {
   if (const auto it = methods_.find(method); it != methods_.end()) {
-    it->second(std::move(params), std::move(reply));
+    it->second(client, std::move(params), std::move(reply));
     return;
   }
   registry_.call(method, std::move(params), std::move(reply));

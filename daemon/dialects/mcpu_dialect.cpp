@@ -18,7 +18,7 @@ nlohmann::json list_tools_reply(const ToolRegistry& registry, const DeviceIdenti
 
 void install_mcpu_dialect(Dispatcher& dispatcher, DeviceIdentity identity) {
   auto& registry = dispatcher.registry();
-  dispatcher.add_method("list_tools", [&registry, identity = std::move(identity)](nlohmann::json, ToolReply reply) {
+  dispatcher.add_method("list_tools", [&registry, identity = std::move(identity)](rpc::Client&, nlohmann::json, ToolReply reply) {
     reply(list_tools_reply(registry, identity));
   });
 }

@@ -171,15 +171,31 @@ ToolResult get_pin_events(PinTable& pins, const json& args) {
 
 using PinToolFn = ToolResult (*)(PinTable&, const json&);
 
+// Where a tool that drives an output announces it; null for the others.
+struct Announce {
+  EventHub* events = nullptr;
+};
+
 void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
-         PinToolFn fn, bool read_only) {
+         PinToolFn fn, bool read_only, Announce announce = {}) {
   Tool tool;
   tool.name = std::move(name);
   tool.description = std::move(description);
   tool.input_schema = std::move(schema);
   tool.annotations.read_only = read_only;
   tool.owner = kPinToolsOwner;
-  tool.invoke = [&pins, fn](json args, ToolReply reply) { reply(fn(pins, args)); };
+  if (announce.events) {
+    tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
+      auto result = fn(pins, args);
+      // Built only when someone listens: gpio_write is the pipelined hot path.
+      if (result && events->listener_count() > 0) {
+        events->publish({EventKind::PinChanged, (*result)["name"].get<std::string>(), *result});
+      }
+      reply(std::move(result));
+    };
+  } else {
+    tool.invoke = [&pins, fn](json args, ToolReply reply) { reply(fn(pins, args)); };
+  }
   // Names are fixed and registered once per owner; a clash is a programming error.
   if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
 }
@@ -193,12 +209,12 @@ json cursor_properties() {
 
 }  // namespace
 
-void register_pin_tools(ToolRegistry& registry, PinTable& pins) {
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events) {
   ToolRegistry::Batch batch(registry);
   add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
       object_schema({{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
                     {"pin", "value"}),
-      gpio_write, false);
+      gpio_write, false, {events});
   add(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
       object_schema({{"pin", kPinNumber}}, {"pin"}), gpio_read, true);
   add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
@@ -206,7 +222,7 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins) {
                      {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
                      {"frequency_hz", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
                     {"pin", "duty"}),
-      pwm_write, false);
+      pwm_write, false, {events});
   add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
       object_schema({{"pin", kPinNumber}}, {"pin"}), adc_read, true);
 

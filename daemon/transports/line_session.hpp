@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A client on any byte stream (TCP socket, tty): newline framing in, JSON-RPC
-// through the engine, replies out through a bounded write queue.
+// A client on any byte stream (TCP or unix socket, tty, stdio): newline framing
+// in, JSON-RPC through the engine, replies and notifications out through one
+// bounded write queue.
 #pragma once
 
 #include <array>
@@ -15,6 +16,7 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/line_framer.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/core/error.hpp"
 #include "transports/session.hpp"
 
 namespace mcpud::transports {
@@ -22,7 +24,9 @@ namespace mcpud::transports {
 // Owned by a SessionSet through shared_ptr; pending operations hold a reference
 // too, so the object outlives its last completion handler. Event loop only.
 template <class Stream>
-class LineSession final : public Session, public std::enable_shared_from_this<LineSession<Stream>> {
+class LineSession final : public Session,
+                          public rpc::Client,
+                          public std::enable_shared_from_this<LineSession<Stream>> {
  public:
   using ClosedHandler = std::function<void(Session&)>;
 
@@ -52,9 +56,13 @@ class LineSession final : public Session, public std::enable_shared_from_this<Li
     if (!write_active_) write_more();
   }
 
+  // Notifications share the reply queue and its bound.
+  void push(std::string message) override { send(message); }
+
   void close() override {
     if (closed_) return;
     closed_ = true;
+    state.reset();  // ends the client's subscriptions now, not when the last handler runs
     boost::system::error_code ignored;
     stream_.close(ignored);
     if (on_closed_) on_closed_(*this);
@@ -84,7 +92,7 @@ class LineSession final : public Session, public std::enable_shared_from_this<Li
       if (auto self = weak.lock()) self->send(reply);
     };
     framer_.feed(
-        std::string_view(read_buffer_.data(), n), [&](std::string_view line) { engine_.handle_line(line, respond); },
+        std::string_view(read_buffer_.data(), n), [&](std::string_view line) { engine_.handle_line(line, *this, respond); },
         [&] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); });
     if (!closed_) read_more();
   }
@@ -128,5 +136,37 @@ class LineSession final : public Session, public std::enable_shared_from_this<Li
   bool input_done_ = false;
   bool closed_ = false;
 };
+
+// Tells a client over the connection cap why it is hung up on (so it does not
+// just see a reset). Never blocks: what does not fit in the socket is dropped.
+template <class Socket>
+void refuse_client(Socket& socket, std::size_t max_clients) {
+  const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
+                                                                  "Too many clients (limit " + std::to_string(max_clients) + ")")) + "\n";
+  boost::system::error_code ignored;
+  socket.non_blocking(true, ignored);
+  socket.write_some(boost::asio::buffer(refusal), ignored);
+}
+
+// Starts a LineSession for an accepted stream socket and adds it to `sessions`,
+// or refuses it when `transport` already has `limits.max_clients` clients.
+template <class Socket>
+void admit_client(Socket socket, const std::string& peer, const std::string& transport, rpc::Engine& engine,
+                  SessionSet& sessions, const SessionLimits& limits) {
+  if (sessions.count(transport) >= limits.max_clients) {
+    refuse_client(socket, limits.max_clients);
+    log::info(transport, peer, ": refused, ", limits.max_clients, " clients already connected");
+    return;
+  }
+  auto session = std::make_shared<LineSession<Socket>>(
+      std::move(socket), engine, limits, peer, transport, [&sessions, transport](Session& s) {
+        // The set, not the listener: a session may outlive its listener (reload).
+        log::debug(transport, s.peer(), ": disconnected");
+        sessions.remove(&s);
+      });
+  sessions.add(session);
+  log::debug(transport, peer, ": connected");
+  session->start();
+}
 
 }  // namespace mcpud::transports

@@ -86,26 +86,8 @@ void TcpListener::accept_next() {
       boost::system::error_code peer_error;
       const auto remote = socket.remote_endpoint(peer_error);
       const std::string peer = peer_error ? "unknown peer" : endpoint_text(remote);
-      if (sessions_.count("tcp") >= limits_.max_clients) {
-        // Say why before hanging up, so the client does not just see a reset.
-        const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
-                                                                        "Too many clients (limit " + std::to_string(limits_.max_clients) + ")")) + "\n";
-        boost::system::error_code ignored;
-        socket.non_blocking(true, ignored);
-        socket.write_some(boost::asio::buffer(refusal), ignored);
-        log::info("tcp", peer, ": refused, ", limits_.max_clients, " clients already connected");
-      } else {
-        socket.set_option(tcp::no_delay(true), ec);
-        auto session = std::make_shared<LineSession<tcp::socket>>(
-            std::move(socket), engine_, limits_, peer, "tcp", [&sessions = sessions_](Session& s) {
-              // The set, not this listener: a session may outlive its listener (reload).
-              log::debug("tcp", s.peer(), ": disconnected");
-              sessions.remove(&s);
-            });
-        sessions_.add(session);
-        log::debug("tcp", peer, ": connected");
-        session->start();
-      }
+      socket.set_option(tcp::no_delay(true), ec);
+      admit_client(std::move(socket), peer, "tcp", engine_, sessions_, limits_);
     } else {
       // Running out of descriptors is the usual cause: pause instead of spinning.
       log::warn("tcp", "accept on ", spec_, ": ", ec.message());

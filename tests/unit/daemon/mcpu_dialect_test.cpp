@@ -11,6 +11,7 @@
 #include "dialects/dispatcher.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "recording_client.hpp"
 
 namespace mcpud::dialects {
 namespace {
@@ -37,7 +38,7 @@ class McpuDialect : public ::testing::Test {
 
   ToolResult handle(std::string_view method, json params = json::object()) {
     std::optional<ToolResult> result;
-    dispatcher.handle(method, std::move(params), [&](ToolResult r) { result = std::move(r); });
+    dispatcher.handle(client, method, std::move(params), [&](ToolResult r) { result = std::move(r); });
     EXPECT_TRUE(result.has_value()) << method;
     return result.value_or(std::unexpected(Error::internal("no reply")));
   }
@@ -46,6 +47,7 @@ class McpuDialect : public ::testing::Test {
   json pins = json::parse(R"([{"pin":2,"name":"led","type":"digital_output","description":""}])");
   ToolRegistry registry;
   Dispatcher dispatcher{registry};
+  test_support::RecordingClient client;
 };
 
 TEST_F(McpuDialect, ListToolsReply_HasDeviceVersionToolsAndPins) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,11 +17,40 @@
 
 namespace mcpud::rpc {
 
-// Serves methods; `reply` must be called exactly once, now or later.
+// What a dialect keeps about one client (negotiated version, subscriptions, ...).
+// Owned by the Client; destroyed when the client goes away.
+class ClientState {
+ public:
+  virtual ~ClientState() = default;
+};
+
+// One connected client as the dialects see it, whatever its transport: per-client
+// state, and a path to push messages the client did not ask for (notifications).
+// Event loop only.
+class Client {
+ public:
+  virtual ~Client() = default;
+
+  // Queues one serialized JSON-RPC message (without newline) to the client. The
+  // transport bounds its queue; pushing to a closed client does nothing.
+  virtual void push(std::string message) = 0;
+
+  // Sends a notification {method, params}, inside the {session_id, type:"mcp",
+  // payload} envelope when the client spoke through one.
+  void notify(std::string_view method, const nlohmann::json& params);
+
+  // Dialect state, created by the dialect on first use.
+  std::unique_ptr<ClientState> state;
+  // The envelope's session_id, set once the client used the envelope.
+  std::optional<nlohmann::json> envelope_session;
+};
+
+// Serves methods; `reply` must be called exactly once, now or later. `client`
+// outlives the call but not necessarily the reply.
 class MethodHandler {
  public:
   virtual ~MethodHandler() = default;
-  virtual void handle(std::string_view method, nlohmann::json params, ToolReply reply) = 0;
+  virtual void handle(Client& client, std::string_view method, nlohmann::json params, ToolReply reply) = 0;
 };
 
 // Receives the serialized reply to one line (without the trailing newline). Not
@@ -37,17 +67,27 @@ class Engine {
  public:
   explicit Engine(MethodHandler& handler, EngineLimits limits = {}) : handler_(handler), limits_(limits) {}
 
+  // Serves one line from `client`. A {session_id, type:"mcp", payload} envelope is
+  // unwrapped, and its reply wrapped in the same envelope.
+  void handle_line(std::string_view line, Client& client, Responder respond);
+  // For tests and one-shot callers: a client that drops pushes.
   void handle_line(std::string_view line, Responder respond);
 
   // The reply to a line that exceeded the framing cap.
   static std::string line_too_long(std::size_t max_line_bytes);
 
  private:
-  void handle_message(nlohmann::json& message, std::function<void(std::string)> done);
+  void handle_parsed(nlohmann::json& message, Client& client, Responder respond);
+  void handle_message(nlohmann::json& message, Client& client, std::function<void(std::string)> done);
 
   MethodHandler& handler_;
   EngineLimits limits_;
 };
+
+// Whether `message` is the {session_id, type:"mcp", payload} envelope.
+bool is_envelope(const nlohmann::json& message);
+// `payload` (serialized) wrapped in the envelope of `session_id`.
+std::string wrap_envelope(const nlohmann::json& session_id, std::string_view payload);
 
 // Serializes a success or error response for `id` (null allowed).
 std::string response(const nlohmann::json& id, const ToolResult& result);

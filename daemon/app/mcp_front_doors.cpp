@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// Standard MCP wiring: dialect, unix socket, Streamable HTTP, stdio.
+#include "app/mcp_front_doors.hpp"
+
+#include "config/mcp_config.hpp"
+#include "dialects/mcp_dialect.hpp"
+#include "dialects/mcpu_subscribe.hpp"
+#include "mcpud/core/log.hpp"
+#include "tools/pin_resources.hpp"
+#include "transports/http_server.hpp"
+#include "transports/stdio_session.hpp"
+#include "transports/unix_listener.hpp"
+
+namespace mcpud::app {
+
+McpFrontDoors::McpFrontDoors(Context context, McpOptions options)
+    : ctx_(std::move(context)), options_(std::move(options)) {}
+McpFrontDoors::~McpFrontDoors() = default;
+
+void McpFrontDoors::install() {
+  const auto& config = ctx_.config;
+  dialects::McpServer server{
+      [&config] { return config.device; },
+      ctx_.version,
+      [&config] { return config.mcp.mcp.page_bytes; },
+      [&config](const Tool& tool) {
+        if (tool.annotations.user_only) return true;
+        const auto& patterns = config.mcp.mcp.user_only_tools;
+        return std::any_of(patterns.begin(), patterns.end(),
+                           [&](const auto& p) { return config::wildcard_match(p, tool.name); });
+      },
+      [pins = ctx_.pins] { return tools::list_pin_resources(pins()); },
+      [pins = ctx_.pins](std::string_view uri) { return tools::read_pin_resource(pins(), uri); }};
+  dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
+  dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
+}
+
+bool McpFrontDoors::reconcile(std::function<void()> on_stdio_closed) {
+  if (options_.stdio) {
+    if (!stdio_started_) {
+      stdio_started_ = true;
+      transports::serve_stdio(ctx_.io, ctx_.engine, ctx_.sessions, ctx_.limits, std::move(on_stdio_closed));
+    }
+    return true;  // a stdio server opens no listeners: it may run beside a system daemon
+  }
+  const bool unix_ok = reconcile_unix_socket();
+  return reconcile_http() && unix_ok;
+}
+
+bool McpFrontDoors::reconcile_http() {
+  const auto& http = ctx_.config.mcp.http;
+  transports::HttpOptions wanted{options_.http.value_or(http.listen),
+                                 http.token,
+                                 http.allowed_origins,
+                                 {},
+                                 http.max_sessions,
+                                 http.max_body_bytes,
+                                 ctx_.limits.max_clients,
+                                 ctx_.limits.queue_bytes};
+  for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
+  if (http_ && http_->options() == wanted) return true;
+  http_.reset();  // closes its sessions and connections
+  if (wanted.listen.empty()) return true;
+  auto server = std::make_unique<transports::HttpServer>(ctx_.io, std::move(wanted), ctx_.engine);
+  if (auto opened = server->open(); !opened) {
+    log::error("http", opened.error());
+    return false;
+  }
+  http_ = std::move(server);
+  return true;
+}
+
+bool McpFrontDoors::reconcile_unix_socket() {
+  auto wanted = ctx_.config.mcp.unix_socket;
+  if (options_.unix_socket) {
+    wanted.path = *options_.unix_socket;
+    wanted.path_given = true;
+  }
+  const transports::UnixSocketOptions socket{wanted.path, wanted.group, wanted.mode};
+  if (unix_listener_) {
+    const auto& open = unix_listener_->options();
+    if (open.path == socket.path && open.group == socket.group && open.mode == socket.mode) return true;
+    unix_listener_->close();
+    unix_listener_.reset();
+  }
+  if (socket.path.empty()) return true;
+  auto listener = std::make_unique<transports::UnixListener>(ctx_.io, socket, ctx_.engine, ctx_.sessions, ctx_.limits);
+  if (auto opened = listener->open(); !opened) {
+    // The default path needs /run/mcpud (made by the service); without it the daemon still serves TCP.
+    if (!wanted.path_given) {
+      log::warn("unix", opened.error(), "; unix socket disabled (set unix_socket.path or --unix)");
+      return true;
+    }
+    log::error("unix", opened.error());
+    return false;
+  }
+  unix_listener_ = std::move(listener);
+  return true;
+}
+
+void McpFrontDoors::close() {
+  if (unix_listener_) unix_listener_->close();
+  if (http_) http_->close();
+}
+
+}  // namespace mcpud::app

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// Wires standard MCP into the daemon: the MCP dialect and MCP/U subscriptions on
+// the dispatcher, the unix socket listener, Streamable HTTP and the stdio client.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "app/mcp_options.hpp"
+#include "config/config.hpp"
+#include "dialects/dispatcher.hpp"
+#include "mcpud/core/event_hub.hpp"
+#include "transports/session.hpp"
+
+namespace mcpud::tools {
+class PinTable;
+}
+
+namespace mcpud::transports {
+class UnixListener;
+class HttpServer;
+}  // namespace mcpud::transports
+
+namespace mcpud::app {
+
+class McpFrontDoors {
+ public:
+  struct Context {
+    boost::asio::io_context& io;
+    dialects::Dispatcher& dispatcher;
+    rpc::Engine& engine;
+    EventHub& events;
+    transports::SessionSet& sessions;
+    const transports::SessionLimits& limits;
+    const config::Config& config;            // the running configuration
+    std::function<tools::PinTable&()> pins;  // the current pin table
+    std::string version;
+  };
+
+  McpFrontDoors(Context context, McpOptions options);
+  ~McpFrontDoors();
+
+  // Adds the MCP methods and the MCP/U subscribe methods to the dispatcher.
+  void install();
+  // Opens what the configuration (and options) ask for; after a reload, reopens
+  // what changed. False when an explicitly configured door cannot open.
+  bool reconcile(std::function<void()> on_stdio_closed);
+  void close();
+
+ private:
+  bool reconcile_unix_socket();
+  bool reconcile_http();
+
+  Context ctx_;
+  McpOptions options_;
+  std::unique_ptr<transports::UnixListener> unix_listener_;
+  std::unique_ptr<transports::HttpServer> http_;
+  bool stdio_started_ = false;
+};
+
+}  // namespace mcpud::app

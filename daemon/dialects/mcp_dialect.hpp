@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The standard MCP dialect: initialize (version negotiation), ping, tools/list
+// (paged, user-only tools on request), tools/call, logging/setLevel and pins as
+// resources, served from the same registry as MCP/U.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dialects/dispatcher.hpp"
+#include "mcpud/core/event_hub.hpp"
+
+namespace mcpud::dialects {
+
+// The protocol versions mcpud speaks, oldest first.
+inline constexpr std::string_view kMcpVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+// What the MCP dialect needs from the daemon; functions so a reload shows at once.
+struct McpServer {
+  std::function<std::string()> device;                                        // serverInfo.name
+  std::string version;                                                        // serverInfo.version
+  std::function<std::size_t()> page_bytes;                                    // tools/list page budget
+  std::function<bool(const Tool&)> user_only;                                 // listed only with withUserTools
+  std::function<nlohmann::json()> list_resources;                             // [{uri, name, description, mimeType}]
+  std::function<Result<nlohmann::json>(std::string_view uri)> read_resource;  // the resource's JSON value
+};
+
+void install_mcp_dialect(Dispatcher& dispatcher, EventHub& hub, McpServer server);
+
+// The client's version when mcpud speaks it, else the newest mcpud speaks.
+std::string negotiate_version(const nlohmann::json& requested);
+
+// One tools/list page: tools from the one named by params.cursor, as many as fit
+// in `page_bytes` of JSON (at least one), with nextCursor when more remain.
+Result<nlohmann::json> list_tools_page(const ToolRegistry& registry, const nlohmann::json& params,
+                                       std::size_t page_bytes, const std::function<bool(const Tool&)>& user_only);
+
+// A tool's outcome as a tools/call result: the JSON as text content plus
+// structuredContent, or isError with a readable message. Invalid arguments and
+// unknown tools stay JSON-RPC errors.
+ToolResult call_result(ToolResult outcome);
+
+}  // namespace mcpud::dialects

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Origin, bearer token and session id rules of the HTTP front door.
+#include "transports/http_policy.hpp"
+
+#include <algorithm>
+#include <array>
+#include <random>
+
+namespace mcpud::transports {
+
+bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed) {
+  if (origin.empty()) return true;
+  if (std::find(allowed.begin(), allowed.end(), origin) != allowed.end()) return true;
+  for (const std::string_view scheme : {"http://", "https://"}) {
+    if (!origin.starts_with(scheme)) continue;
+    auto host = origin.substr(scheme.size());
+    for (const std::string_view loopback : {"localhost", "127.0.0.1", "[::1]"}) {
+      if (host.starts_with(loopback) && (host.size() == loopback.size() || host[loopback.size()] == ':')) return true;
+    }
+  }
+  return false;
+}
+
+bool bearer_accepted(std::string_view authorization, std::string_view token) {
+  if (token.empty()) return true;
+  constexpr std::string_view kScheme = "Bearer ";
+  if (!authorization.starts_with(kScheme)) return false;
+  const auto given = authorization.substr(kScheme.size());
+  if (given.size() != token.size()) return false;
+  unsigned char difference = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ token[i]);
+  return difference == 0;
+}
+
+std::string new_session_id() {
+  // Straight from the kernel's generator: a session id is a capability.
+  std::random_device device;
+  constexpr std::array<char, 16> kHex = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                         '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+  std::string id;
+  for (int word = 0; word < 4; ++word) {
+    auto bits = device();
+    for (int i = 0; i < 8; ++i, bits >>= 4) id.push_back(kHex[bits & 0xf]);
+  }
+  return id;
+}
+
+}  // namespace mcpud::transports

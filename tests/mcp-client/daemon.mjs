@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Starts a real mcpud for the MCP client tests: a temporary config, a unix
+// socket and an HTTP port of its own, and a way to rewrite the config and reload.
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const MCPUD = process.env.MCPUD_BINARY;
+export const MCPUD_STDIO = process.env.MCPUD_STDIO_BINARY;
+if (!MCPUD || !MCPUD_STDIO) throw new Error("set MCPUD_BINARY and MCPUD_STDIO_BINARY (ctest does)");
+
+const BASE_PINS = `
+[[pins]]
+name = "led"
+pin = 2
+type = "digital_output"
+description = "Onboard LED"
+
+[[pins]]
+name = "led_sense"
+pin = 3
+type = "digital_input"
+sim = { mode = "loopback", from = "led" }
+`;
+
+// With a sampled input, the sampling tools (get_pin_summary, ...) join the tool set.
+const SAMPLED_PIN = `
+[[pins]]
+name = "temp"
+pin = 26
+type = "adc_input"
+sampling = { interval_ms = 1000, buffer_size = 4 }
+`;
+
+// The configuration text; `pageBytes` small enough to force tools/list paging.
+export function configText({ sampled = false, broken = false, http = "", token = "", pageBytes = 700 } = {}) {
+  return `device = "mcp-test"
+listen = ["127.0.0.1:0"]
+log_level = "debug"
+[mcp]
+page_bytes = ${pageBytes}
+user_only_tools = ["get_info"]
+[http]
+listen = "${http}"
+token = "${token}"
+${BASE_PINS}${sampled ? SAMPLED_PIN : ""}${broken ? "\n[[pins]]\nname = 7\n" : ""}`;
+}
+
+// Resolves when `condition()` is true; rejects with `what` after `ms`.
+export async function waitFor(condition, what, ms = 20000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export class Daemon {
+  constructor(options = {}) {
+    this.dir = mkdtempSync(join(tmpdir(), "mcpud-mcp-"));
+    this.configPath = join(this.dir, "mcpud.toml");
+    this.socketPath = join(this.dir, "mcpud.sock");
+    this.options = options;
+    this.stderr = "";
+    writeFileSync(this.configPath, configText(options));
+  }
+
+  // Spawns mcpud and waits until its unix socket (and HTTP port, if asked) is up.
+  async start() {
+    this.process = spawn(MCPUD, ["--config", this.configPath, "--unix", this.socketPath], { stdio: ["ignore", "ignore", "pipe"] });
+    this.process.stderr.on("data", (chunk) => (this.stderr += chunk));
+    await waitFor(() => existsSync(this.socketPath) || this.process.exitCode !== null, "the unix socket");
+    if (this.process.exitCode !== null) throw new Error(`mcpud exited: ${this.stderr}`);
+    if (this.options.http !== undefined) {
+      await waitFor(() => /http\] listening on (\S+)/.test(this.stderr), "the HTTP listener");
+      this.httpAddress = this.stderr.match(/http\] listening on (\S+)/)[1];
+    }
+  }
+
+  // Rewrites the configuration and sends SIGHUP.
+  reload(options) {
+    writeFileSync(this.configPath, configText({ ...this.options, ...options }));
+    this.process.kill("SIGHUP");
+  }
+
+  async stop() {
+    if (this.process && this.process.exitCode === null) {
+      const exited = new Promise((r) => this.process.once("exit", r));
+      this.process.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// The SDK client over Streamable HTTP: POST /mcp, the GET notification stream,
+// Mcp-Session-Id, DELETE at the end; plus the HTTP-specific refusals.
+import assert from "node:assert/strict";
+import { describe, it, after } from "node:test";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Daemon } from "./daemon.mjs";
+import { mcpScenario } from "./scenario.mjs";
+
+describe("MCP over Streamable HTTP", () => {
+  const daemon = new Daemon({ http: "127.0.0.1:0" });
+  after(() => daemon.stop());
+  let transport;
+  mcpScenario(async () => {
+    await daemon.start();
+    transport = new StreamableHTTPClientTransport(new URL(`http://${daemon.httpAddress}/mcp`));
+    return { transport, reload: (o) => daemon.reload(o), cleanup: () => transport.terminateSession?.() };
+  });
+
+  const post = (body, headers = {}) =>
+    fetch(`http://${daemon.httpAddress}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+
+  it("refuses foreign origins, unknown sessions and requests before initialize", async () => {
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    assert.equal((await post(ping, { Origin: "http://evil.example" })).status, 403);
+    assert.equal((await post(ping, { "Mcp-Session-Id": "nope" })).status, 404);
+    assert.equal((await post(ping)).status, 400);
+    assert.equal((await post("{not json", {})).status, 400);
+  });
+
+  it("answers in SSE when asked, allows one stream per session, bounds bodies, ends sessions", async () => {
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const session = init.headers.get("mcp-session-id");
+    assert.ok(session);
+    const res = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, { "Mcp-Session-Id": session, Accept: "text/event-stream" });
+    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    assert.match(await res.text(), /^event: message\ndata: \{"jsonrpc":"2.0","id":2,"result":\{\}\}/);
+    const stream = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" } });
+    assert.equal(stream.status, 200);
+    const second = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" } });
+    assert.equal(second.status, 409);
+    const big = await post(" ".repeat(2 * 1024 * 1024), { "Mcp-Session-Id": session }).catch(() => null);
+    assert.ok(big === null || big.status === 413, `expected 413, got ${big?.status}`);
+    const ended = await fetch(`http://${daemon.httpAddress}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
+    assert.equal(ended.status, 200);
+    assert.equal((await post({ jsonrpc: "2.0", id: 3, method: "ping" }, { "Mcp-Session-Id": session })).status, 404);
+    await stream.body.cancel();
+  });
+});
+
+describe("Streamable HTTP with a bearer token", () => {
+  const daemon = new Daemon({ http: "127.0.0.1:0", token: "s3cret-token" });
+  after(() => daemon.stop());
+
+  it("refuses requests without the token and serves the SDK client that sends it", async () => {
+    await daemon.start();
+    const url = new URL(`http://${daemon.httpAddress}/mcp`);
+    const bare = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    assert.equal(bare.status, 401);
+    assert.equal(bare.headers.get("www-authenticate"), "Bearer");
+    const client = new Client({ name: "mcpud-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: "Bearer s3cret-token" } } }));
+    const { tools } = await client.listTools();
+    assert.ok(tools.length > 0);
+    await client.close();
+  });
+});
