@@ -6,6 +6,7 @@
 #include <expected>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "mcpud/core/error.hpp"

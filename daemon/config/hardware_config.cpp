@@ -2,6 +2,7 @@
 // Hardware pin keys: parsing and the cross-checks a schema cannot express.
 #include "config/hardware_config.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "boards/board_kinds.hpp"
