@@ -170,7 +170,11 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
 }
 
 std::expected<Config, std::string> from_json(json document) {
-  static const json schema = json::parse(kConfigSchema);
+  static const json schema = [] {
+    auto whole = json::parse(kConfigSchema);
+    whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
+    return whole;
+  }();
   if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
   Config config;
   config.device = document["device"].get<std::string>();
@@ -191,6 +195,7 @@ std::expected<Config, std::string> from_json(json document) {
     config.pins.push_back(std::move(*pin));
   }
   if (auto checked = check_pins(config.pins); !checked) return std::unexpected(checked.error());
+  config.serial = serial::parse_config(document["serial"]);
   config.resolved = std::move(document);
   return config;
 }

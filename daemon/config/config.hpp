@@ -15,6 +15,7 @@
 #include "mcpud/core/sampler.hpp"
 #include "mcpud/hal/pins.hpp"
 #include "mcpud/hal/sim_board.hpp"
+#include "serial/serial_config.hpp"
 
 namespace mcpud::config {
 
@@ -51,6 +52,7 @@ struct Config {
   std::string log_level = "info";
   Limits limits;
   std::vector<PinConfig> pins;
+  serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
   nlohmann::json resolved;  // the validated document with defaults, for --check-config
 };
 

@@ -28,6 +28,9 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::OpenError, "OPEN_ERROR", -32032},
     DomainErrorInfo{DomainError::Busy, "BUSY", -32040},
     DomainErrorInfo{DomainError::TooManyClients, "TOO_MANY_CLIENTS", -32041},
+    // An argument the schema accepts but the tool cannot use (e.g. 1.5 stop bits
+    // with 8 data bits, bad hex): the invalid-params code, with a stable name.
+    DomainErrorInfo{DomainError::InvalidArgument, "INVALID_ARGUMENT", rpc_code::kInvalidParams},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

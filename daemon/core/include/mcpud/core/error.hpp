@@ -33,6 +33,7 @@ enum class DomainError {
   OpenError,
   Busy,
   TooManyClients,
+  InvalidArgument,
 };
 
 struct Error {
