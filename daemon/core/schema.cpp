@@ -319,6 +319,12 @@ class Validator {
   }
 
  private:
+  // A client's string quoted in a message, cut short so a huge one is not echoed back.
+  static std::string short_dump(const json& text) {
+    const auto& s = text.get_ref<const std::string&>();
+    return s.size() <= 32 ? text.dump(-1, ' ', false, json::error_handler_t::replace) : json(s.substr(0, 32)).dump(-1, ' ', false, json::error_handler_t::replace) + "...";
+  }
+
   static bool wants_number_not_string(const Node& schema) {
     return (schema.type_mask & (kInteger | kNumber)) != 0 && (schema.type_mask & kString) == 0;
   }
@@ -363,7 +369,7 @@ class Validator {
     if (!schema.matches_type(value)) {
       const bool not_a_number = coerce_ && value.is_string() && wants_number_not_string(schema);
       return fail(at, "expected " + join(schema.type_names, " or ") + ", got " + type_name(value) +
-                          (not_a_number ? " " + value.dump() + " that is not a number" : ""));
+                          (not_a_number ? " " + short_dump(value) + " that is not a number" : ""));
     }
     // Clients that only have doubles send 3.0 for 3; the tools then read an integer.
     const bool integer_only = (schema.type_mask & (kNumber | kInteger)) == kInteger;

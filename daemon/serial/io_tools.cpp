@@ -55,11 +55,8 @@ void add_read(ToolRegistry& registry, SerialService& service) {
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const auto encoding = encoding_arg(args);
-          ReadRequest request;
-          request.max_bytes = args.at("max_bytes").get<std::size_t>();
-          request.timeout = timeout_arg(args, *session);
+          auto request = read_request(args, *session);
           if (args.contains("quiet_ms")) request.quiet = Millis(args["quiet_ms"].get<std::uint32_t>());
-          request.whole_utf8 = encoding == Encoding::Utf8;
           session->read(std::move(request), reply_with(reply, encoding));
         });
       },
@@ -80,9 +77,7 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const auto encoding = encoding_arg(args);
-          ReadRequest request;
-          request.max_bytes = args.at("max_bytes").get<std::size_t>();
-          request.timeout = timeout_arg(args, *session);
+          auto request = read_request(args, *session);
           request.until = *Pattern::literal("\n");
           session->read(std::move(request), [reply, encoding](Result<ReadOutcome> outcome) {
             if (!outcome) return reply(std::unexpected(outcome.error()));
@@ -124,9 +119,7 @@ void add_read_until(ToolRegistry& registry, SerialService& service) {
           auto pattern = pattern_arg(args, "pattern");
           if (!pattern) return reply(std::unexpected(pattern.error()));
           const auto encoding = encoding_arg(args);
-          ReadRequest request;
-          request.max_bytes = args.at("max_bytes").get<std::size_t>();
-          request.timeout = timeout_arg(args, *session);
+          auto request = read_request(args, *session);
           request.until = *pattern;
           session->read(std::move(request), reply_with(reply, encoding, [encoding](const ReadOutcome& o, json& out) {
                           out["matched"] = o.end == ReadEnd::Match;

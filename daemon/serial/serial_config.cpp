@@ -75,15 +75,18 @@ SerialConfig parse_config(const nlohmann::json& t) {
 }
 
 std::expected<void, std::string> apply_environment(SerialConfig& config, const Getenv& getenv) {
-  if (const char* v = getenv("SERIAL_MCP_DEFAULT_BAUD"); v && *v) {
-    auto baud = parse_number("SERIAL_MCP_DEFAULT_BAUD", v, 50, 16000000);
-    if (!baud) return std::unexpected(baud.error());
-    config.default_baud = *baud;
-  }
-  if (const char* v = getenv("SERIAL_MCP_DEFAULT_TIMEOUT_MS"); v && *v) {
-    auto timeout = parse_number("SERIAL_MCP_DEFAULT_TIMEOUT_MS", v, 0, 300000);
-    if (!timeout) return std::unexpected(timeout.error());
-    config.default_timeout_ms = *timeout;
+  const auto number = [&](const char* name, std::uint32_t min, std::uint32_t max,
+                          std::uint32_t& field) -> std::expected<void, std::string> {
+    const char* v = getenv(name);
+    if (!v || !*v) return {};
+    auto parsed = parse_number(name, v, min, max);
+    if (!parsed) return std::unexpected(parsed.error());
+    field = *parsed;
+    return {};
+  };
+  if (auto baud = number("SERIAL_MCP_DEFAULT_BAUD", 50, 16000000, config.default_baud); !baud) return baud;
+  if (auto timeout = number("SERIAL_MCP_DEFAULT_TIMEOUT_MS", 0, 300000, config.default_timeout_ms); !timeout) {
+    return timeout;
   }
   if (const char* v = getenv("SERIAL_MCP_LOG_LEVEL"); v && *v) {
     std::string level(v);

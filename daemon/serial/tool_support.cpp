@@ -66,6 +66,14 @@ Millis timeout_arg(const json& args, const SerialSession& session) {
   return it == args.end() ? session.options().default_timeout : Millis(it->get<std::uint32_t>());
 }
 
+ReadRequest read_request(const json& args, const SerialSession& session) {
+  ReadRequest request;
+  request.max_bytes = args.at("max_bytes").get<std::size_t>();
+  request.timeout = timeout_arg(args, session);
+  request.whole_utf8 = encoding_arg(args) == Encoding::Utf8;
+  return request;
+}
+
 Result<std::shared_ptr<const Pattern>> pattern_arg(const json& args, const char* key) {
   const auto& text = args.at(key).get_ref<const std::string&>();
   const std::string field = std::string("params.") + key;

@@ -33,6 +33,9 @@ void add_tool(ToolRegistry& registry, std::string name, std::string description,
 Encoding encoding_arg(const nlohmann::json& args, const char* key = "encoding");
 // timeout_ms if given, else the session's default.
 Millis timeout_arg(const nlohmann::json& args, const SerialSession& session);
+// The part of a read every reading tool takes from its arguments: max_bytes,
+// timeout_ms (else the session's default) and, for utf8, whole characters.
+ReadRequest read_request(const nlohmann::json& args, const SerialSession& session);
 // A literal (in `pattern_encoding`) or, with regex true, a regular expression.
 // INVALID_ARGUMENT names `key` when it is empty, malformed or undecodable.
 Result<std::shared_ptr<const Pattern>> pattern_arg(const nlohmann::json& args, const char* key);

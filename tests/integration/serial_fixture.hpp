@@ -60,6 +60,12 @@ class SerialTest : public ::testing::Test {
     return eventually([&] { return session_info(id).value("bytes_received", std::uint64_t{0}) >= bytes; }, deadline);
   }
 
+  // The device sends `bytes`; returns once mcpud has received them all.
+  bool device_sends(SerialPeer& peer, const std::string& id, std::string_view bytes) {
+    const auto before = session_info(id).value("bytes_received", std::uint64_t{0});
+    return peer.write(bytes) && wait_received(id, before + bytes.size());
+  }
+
   // Sends a request now and returns its id; its reply is read later with reply_to().
   int send_request(const std::string& method, const json& params) {
     const int id = next_id_++;

@@ -55,8 +55,7 @@ TEST_F(SerialTest, ABurstBiggerThanTheRingBufferKeepsTheNewestBytesAndCountsTheR
   EXPECT_EQ(session_info(id)["buffer_bytes"], 4096);
   std::string burst;
   for (int i = 0; burst.size() < 100000; ++i) burst += std::to_string(i) + ",";
-  ASSERT_TRUE(peer.write(burst, 30s));
-  ASSERT_TRUE(wait_received(id, burst.size()));
+  ASSERT_TRUE(device_sends(peer, id, burst));
   const json read = result("serial_read", {{"session_id", id}, {"max_bytes", 65536}});
   EXPECT_EQ(read["bytes_read"], 4096);
   EXPECT_EQ(read["data"], burst.substr(burst.size() - 4096));
@@ -91,14 +90,31 @@ TEST_F(SerialTest, BytesBufferedBeforeAnUnplugCanStillBeRead) {
   SerialPeer peer(link("ttyLAST"));
   start();
   const auto id = connect(peer);
-  ASSERT_TRUE(peer.write("panic: last words"));
-  ASSERT_TRUE(wait_received(id, 17));
+  ASSERT_TRUE(device_sends(peer, id, "panic: last words"));
   peer.unplug();
   ASSERT_TRUE(eventually([&] { return session_info(id).value("state", "") == "disconnected"; }, 10s));
   const json read = result("serial_read", {{"session_id", id}});
   EXPECT_EQ(read["data"], "panic: last words");
   EXPECT_EQ(read["device_disconnected"], true);
   EXPECT_TRUE(is_error(call("serial_read", {{"session_id", id}}), -32012, "DEVICE_DISCONNECTED"));
+}
+
+TEST_F(SerialTest, ASendToADeviceThatStopsReadingTimesOutAndSaysHowMuchWent) {
+  SerialPeer peer(link("ttySTALL"));
+  start();
+  const auto id = connect(peer);
+  // The device never reads: once the kernel's buffers are full a send cannot finish.
+  const std::string chunk(30000, 'x');
+  json reply;
+  for (int i = 0; i < 100 && !reply.contains("error"); ++i) {
+    reply = call("serial_send", {{"session_id", id}, {"data", chunk}, {"timeout_ms", 300}});
+  }
+  ASSERT_TRUE(is_error(reply, -32013, "TIMEOUT")) << reply.dump();
+  EXPECT_TRUE(contains(reply["error"]["message"], "not draining"));
+  EXPECT_EQ(result("get_info", json::object())["device"], "mcpud-sim");
+  // The reader is unaffected by the cancelled write.
+  ASSERT_TRUE(peer.write("still here"));
+  EXPECT_EQ(result("serial_read", {{"session_id", id}, {"timeout_ms", 5000}})["data"], "still here");
 }
 
 TEST_F(SerialTest, APortOpenInASessionOrLockedByAnotherProgramIsRefused) {

@@ -149,18 +149,15 @@ TEST_F(SerialTest, InvalidUtf8IsFlaggedAndBinaryRoundTripsInHexAndBase64) {
   SerialPeer peer(link("ttyBIN"));
   start();
   const auto id = connect(peer);
-  ASSERT_TRUE(peer.write(std::string("ok\xff\xfe", 4)));
-  ASSERT_TRUE(wait_received(id, 4));
+  ASSERT_TRUE(device_sends(peer, id, std::string("ok\xff\xfe", 4)));
   const json text = result("serial_read", {{"session_id", id}});
   EXPECT_EQ(text["invalid_utf8"], true);
   EXPECT_EQ(text["data"], "ok\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(text["bytes_read"], 4);
 
-  ASSERT_TRUE(peer.write(std::string("\x00\x01\xff", 3)));
-  ASSERT_TRUE(wait_received(id, 7));
+  ASSERT_TRUE(device_sends(peer, id, std::string("\x00\x01\xff", 3)));
   EXPECT_EQ(result("serial_read", {{"session_id", id}, {"encoding", "hex"}})["data"], "0001ff");
-  ASSERT_TRUE(peer.write(std::string("\x00\xfb\xff", 3)));
-  ASSERT_TRUE(wait_received(id, 10));
+  ASSERT_TRUE(device_sends(peer, id, std::string("\x00\xfb\xff", 3)));
   EXPECT_EQ(result("serial_read", {{"session_id", id}, {"encoding", "base64"}})["data"], "APv/");
 
   EXPECT_EQ(result("serial_send", {{"session_id", id}, {"data", "00 7f:80-FF"}, {"encoding", "hex"}})["bytes_written"],
@@ -174,8 +171,7 @@ TEST_F(SerialTest, ACharacterSplitAcrossTwoArrivalsComesBackWhole) {
   SerialPeer peer(link("ttyUTF"));
   start();
   const auto id = connect(peer);
-  ASSERT_TRUE(peer.write("\xE2\x82"));  // the first two bytes of the euro sign
-  ASSERT_TRUE(wait_received(id, 2));
+  ASSERT_TRUE(device_sends(peer, id, "\xE2\x82"));  // the first two bytes of the euro sign
   const int pending = send_request("serial_read", {{"session_id", id}, {"timeout_ms", 10000}});
   // The read waits although two bytes are buffered: they are only half a character.
   ASSERT_TRUE(eventually([&] { return session_info(id).value("pending_reads", 0) == 1; }, 10s));
@@ -219,8 +215,7 @@ TEST_F(SerialTest, ReadLineReadUntilAndExec) {
             "03");  // "re" left over, then the frame
 
   // exec: stale input is discarded, the command goes out with the session's newline, the answer comes back.
-  ASSERT_TRUE(peer.write("stale"));
-  ASSERT_TRUE(wait_received(id, 79));
+  ASSERT_TRUE(device_sends(peer, id, "stale"));
   const int pending = send_request("serial_exec", {{"session_id", id}, {"command", "version"}, {"expect", "> "}});
   EXPECT_EQ(peer.read(9), "version\r\n");
   ASSERT_TRUE(peer.write("mcu 1.0\r\n> "));
@@ -249,8 +244,7 @@ TEST_F(SerialTest, FlushDiscardsUnreadInputAndSaysHowMuch) {
   SerialPeer peer(link("ttyFL"));
   start();
   const auto id = connect(peer);
-  ASSERT_TRUE(peer.write("stale bytes"));
-  ASSERT_TRUE(wait_received(id, 11));
+  ASSERT_TRUE(device_sends(peer, id, "stale bytes"));
   EXPECT_EQ(result("serial_flush", {{"session_id", id}})["discarded_bytes"], 11);
   EXPECT_EQ(result("serial_read", {{"session_id", id}, {"timeout_ms", 50}})["timed_out"], true);
   EXPECT_EQ(session_info(id)["bytes_discarded"], 11);
@@ -260,8 +254,7 @@ TEST_F(SerialTest, SetLinesSendsABreakThenCapturesTheBannerInOneCall) {
   SerialPeer peer(link("ttyRST"));
   start();
   const auto id = connect(peer);
-  ASSERT_TRUE(peer.write("old output"));
-  ASSERT_TRUE(wait_received(id, 10));
+  ASSERT_TRUE(device_sends(peer, id, "old output"));
   const int pending = send_request(
       "serial_set_lines",
       {{"session_id", id}, {"break_ms", 20}, {"flush_input", true}, {"until", "login:"}, {"capture_ms", 20000}});

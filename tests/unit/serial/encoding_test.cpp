@@ -47,7 +47,7 @@ TEST(Encoding, HexBothWays) {
 
 TEST(Encoding, Base64BothWays) {
   for (const std::string& bytes : {std::string(""), std::string("f"), std::string("fo"), std::string("foo"),
-                                  std::string("foob"), std::string("\x00\xfb\xff", 3)}) {
+                                   std::string("foob"), std::string("\x00\xfb\xff", 3)}) {
     const auto text = to_base64(bytes);
     EXPECT_EQ(*decode(text, Encoding::Base64), bytes) << text;
   }
