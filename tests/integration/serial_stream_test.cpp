@@ -5,6 +5,7 @@
 // SERIAL_MCP_* environment.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -175,6 +176,22 @@ TEST_F(SerialTest, ConfigDefaultsApplyWithoutEnvironment) {
   EXPECT_EQ(opened["baud"], 9600);
   EXPECT_EQ(opened["timeout_ms"], 50);
   EXPECT_EQ(opened["newline"], "\r\n");
+}
+
+TEST_F(SerialTest, AReloadChangesTheAllowListAndOpenSessionsStayUp) {
+  SerialPeer open_before(link("ttyKEEP"));
+  SerialPeer later(link("ttyNEW"));
+  start("allowed_ports = [\"" + open_before.link() + "\"]");
+  const auto id = connect(open_before);
+  EXPECT_TRUE(is_error(call("serial_connect", {{"port", later.link()}}), -32020, "NOT_AUTHORIZED"));
+
+  const auto dir = daemon_.temp_dir().path().string();
+  daemon_.write_file("mcpud.toml", sim_config_toml() + "\n[serial]\nallowed_ports = [\"" + dir + "/tty*\"]\n");
+  daemon_.signal(SIGHUP);
+  ASSERT_TRUE(daemon_.wait_for_log("reloaded:"));
+  EXPECT_FALSE(connect(later).empty());
+  ASSERT_TRUE(open_before.write("survived"));
+  EXPECT_EQ(result("serial_read", {{"session_id", id}, {"timeout_ms", 5000}})["data"], "survived");
 }
 
 TEST_F(SerialTest, ABadEnvironmentValueStopsStartUpWithItsName) {
