@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -404,8 +405,15 @@ void SerialSession::device_gone(const std::string& reason) {
   service();
 }
 
+std::size_t SerialSession::unsent_output() {
+  int queued = 0;
+  if (state_ != SessionState::Open || ::ioctl(stream_.native_handle(), TIOCOUTQ, &queued) != 0) return 0;
+  return static_cast<std::size_t>(std::max(queued, 0));
+}
+
 void SerialSession::close() {
   if (state_ == SessionState::Closed) return;
+  if (state_ == SessionState::Open) ::tcflush(stream_.native_handle(), TCOFLUSH);
   state_ = SessionState::Closed;
   boost::system::error_code ignored;
   stream_.close(ignored);

@@ -108,8 +108,12 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   // The device went away (udev remove, EIO, hang-up): the port is released, the
   // buffered bytes can still be read, then calls fail with DEVICE_DISCONNECTED.
   void device_gone(const std::string& reason);
-  // serial_disconnect: releases the port and ends every pending call.
+  // serial_disconnect: releases the port and ends every pending call. Output
+  // the driver has not sent yet is dropped: closing a UART with output pending
+  // would otherwise block (up to its closing_wait, 30 s) in close(2).
   void close();
+  // Bytes written to the driver that have not gone out on the wire yet.
+  std::size_t unsent_output();
 
   const SessionOptions& options() const { return options_; }
   SessionState state() const { return state_; }

@@ -116,6 +116,9 @@ TEST_F(SerialTest, ASendToADeviceThatStopsReadingTimesOutAndSaysHowMuchWent) {
   // The reader is unaffected by the cancelled write.
   ASSERT_TRUE(peer.write("still here"));
   EXPECT_EQ(result("serial_read", {{"session_id", id}, {"timeout_ms", 5000}})["data"], "still here");
+  // Closing with output stuck in the driver drops it rather than blocking the daemon.
+  EXPECT_EQ(result("serial_disconnect", {{"session_id", id}})["success"], true);
+  EXPECT_EQ(result("get_info", json::object())["device"], "mcpud-sim");
 }
 
 TEST_F(SerialTest, APortOpenInASessionOrLockedByAnotherProgramIsRefused) {
