@@ -16,6 +16,8 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "serial/serial_service.hpp"
+#include "serial/serial_tools.hpp"
 #include "tools/info_tool.hpp"
 #include "tools/pin_sampling.hpp"
 #include "tools/pin_table.hpp"
@@ -35,6 +37,9 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
     loaded->ttys.push_back(*tty);
   }
   if (options.log_level) loaded->log_level = *options.log_level;
+  if (auto env = serial::apply_environment(loaded->serial, std::getenv); !env) {
+    return std::unexpected("environment: " + env.error());
+  }
   for (const auto& spec : loaded->listen) {
     if (auto endpoint = transports::parse_listen_address(spec); !endpoint) return std::unexpected("listen " + endpoint.error());
   }
@@ -59,6 +64,7 @@ struct Daemon::Impl {
   rpc::Engine engine{dispatcher};
   std::unique_ptr<tools::PinTable> pins;
   std::unique_ptr<tools::PinSampling> sampling;
+  std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
   transports::SessionSet sessions;
   std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners;
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
@@ -130,6 +136,21 @@ struct Daemon::Impl {
     sampling->start();
   }
 
+  // The serial tools come and go with [serial] enabled; open sessions survive a reload.
+  void apply_serial() {
+    if (!config.serial.enabled) {
+      registry.remove_owner(serial::kSerialToolsOwner);
+      serial_ports.reset();
+      return;
+    }
+    if (serial_ports) {
+      serial_ports->reconfigure(config.serial);
+      return;
+    }
+    serial_ports = std::make_unique<serial::SerialService>(io, events, config.serial);
+    serial::register_serial_tools(registry, *serial_ports);
+  }
+
   // Opens listeners the configuration names and closes those it no longer does;
   // unchanged ones (and their clients) stay up.
   bool reconcile_listeners() {
@@ -178,6 +199,7 @@ struct Daemon::Impl {
       log::error("pins", applied.error());
       return false;
     }
+    apply_serial();
     if (!reconcile_listeners()) return false;
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
               pins->pins().size(), " pins, ", registry.size(), " tools");
@@ -198,6 +220,7 @@ struct Daemon::Impl {
     }
     config = std::move(*loaded);
     apply_settings();
+    apply_serial();
     reconcile_listeners();
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
   }
@@ -210,6 +233,7 @@ struct Daemon::Impl {
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();
+    if (serial_ports) serial_ports->shutdown();
     if (sampling) sampling->stop();
     if (pins) pins->drive_safe_values();
     signals.cancel();

@@ -173,9 +173,10 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
 
 std::expected<Config, std::string> from_json(json document) {
   static const json schema = [] {
-    auto s = json::parse(kConfigSchema);
-    add_mcp_schema(s);
-    return s;
+    auto whole = json::parse(kConfigSchema);
+    add_mcp_schema(whole);
+    whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
+    return whole;
   }();
   if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
   Config config;
@@ -204,6 +205,7 @@ std::expected<Config, std::string> from_json(json document) {
   auto mcp = parse_mcp_sections(document);
   if (!mcp) return std::unexpected(mcp.error());
   config.mcp = std::move(*mcp);
+  config.serial = serial::parse_config(document["serial"]);
   config.resolved = std::move(document);
   return config;
 }

@@ -18,6 +18,7 @@
 #include "mcpud/hal/iio_adc.hpp"
 #include "mcpud/hal/pins.hpp"
 #include "mcpud/hal/sim_board.hpp"
+#include "serial/serial_config.hpp"
 
 namespace mcpud::config {
 
@@ -64,6 +65,7 @@ struct Config {
   Limits limits;
   std::vector<PinConfig> pins;
   McpFrontDoors mcp;        // [mcp], [unix_socket], [http]
+  serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
   nlohmann::json resolved;  // the validated document with defaults, for --check-config
 };
 

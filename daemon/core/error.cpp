@@ -29,6 +29,9 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::Busy, "BUSY", -32040},
     DomainErrorInfo{DomainError::TooManyClients, "TOO_MANY_CLIENTS", -32041},
     DomainErrorInfo{DomainError::ResourceNotFound, "RESOURCE_NOT_FOUND", -32050},
+    // An argument the schema accepts but the tool cannot use (e.g. 1.5 stop bits
+    // with 8 data bits, bad hex): the invalid-params code, with a stable name.
+    DomainErrorInfo{DomainError::InvalidArgument, "INVALID_ARGUMENT", rpc_code::kInvalidParams},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

@@ -3,6 +3,8 @@
 #include "mcpud/core/schema.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -298,11 +300,51 @@ class Validator {
   // With `apply` false the value is only judged, never changed (no defaults, no
   // integer conversion), yet the verdict is the same; anyOf uses this to try
   // branches without deep-copying a value of unbounded depth.
-  Validator(std::string_view root, bool apply) : root_(root), apply_(apply) {}
+  Validator(std::string_view root, bool apply, bool coerce = false) : root_(root), apply_(apply), coerce_(coerce) {}
 
   Result check(const Node& schema, json& value, const Path* at) const {
     if (schema.reject_all) return fail(at, "is not allowed here");
     if (schema.accept_all) return {};
+    if (coerce_ && value.is_string() && wants_number_not_string(schema)) {
+      if (auto number = parse_number(value.get_ref<const std::string&>())) {
+        if (apply_) {
+          value = std::move(*number);
+        } else {
+          json judged = std::move(*number);  // judging never changes the value
+          return check_keywords(schema, judged, at);
+        }
+      }
+    }
+    return check_keywords(schema, value, at);
+  }
+
+ private:
+  // A client's string quoted in a message, cut short so a huge one is not echoed back.
+  static std::string short_dump(const json& text) {
+    const auto& s = text.get_ref<const std::string&>();
+    return s.size() <= 32 ? text.dump(-1, ' ', false, json::error_handler_t::replace) : json(s.substr(0, 32)).dump(-1, ' ', false, json::error_handler_t::replace) + "...";
+  }
+
+  static bool wants_number_not_string(const Node& schema) {
+    return (schema.type_mask & (kInteger | kNumber)) != 0 && (schema.type_mask & kString) == 0;
+  }
+
+  // "9600", "-3", "1.5", "1e3" (spaces around allowed); not "", "0x10", "inf" or "12abc".
+  static std::optional<json> parse_number(std::string_view text) {
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+    if (text.empty() || text.size() > 64) return std::nullopt;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    if (std::int64_t i = 0; std::from_chars(first, last, i).ptr == last) return i < 0 ? json(i) : json(static_cast<std::uint64_t>(i));
+    if (std::uint64_t u = 0; std::from_chars(first, last, u).ptr == last) return json(u);
+    double d = 0;
+    const auto [end, ec] = std::from_chars(first, last, d);
+    if (ec != std::errc{} || end != last || !std::isfinite(d)) return std::nullopt;
+    return json(d);
+  }
+
+  Result check_keywords(const Node& schema, json& value, const Path* at) const {
     // Each check looks only at the keywords that apply to the value's type.
     using Check = Result (Validator::*)(const Node&, json&, const Path*) const;
     static constexpr std::array<Check, 7> kChecks{&Validator::check_type,   &Validator::check_choices,
@@ -315,7 +357,6 @@ class Validator {
     return {};
   }
 
- private:
   std::unexpected<std::string> fail(const Path* at, std::string_view problem) const {
     std::string message;
     append_path(message, root_, at);
@@ -326,7 +367,9 @@ class Validator {
   Result check_type(const Node& schema, json& value, const Path* at) const {
     if (schema.type_names.empty()) return {};  // absent or malformed, so ignored
     if (!schema.matches_type(value)) {
-      return fail(at, "expected " + join(schema.type_names, " or ") + ", got " + type_name(value));
+      const bool not_a_number = coerce_ && value.is_string() && wants_number_not_string(schema);
+      return fail(at, "expected " + join(schema.type_names, " or ") + ", got " + type_name(value) +
+                          (not_a_number ? " " + short_dump(value) + " that is not a number" : ""));
     }
     // Clients that only have doubles send 3.0 for 3; the tools then read an integer.
     const bool integer_only = (schema.type_mask & (kNumber | kInteger)) == kInteger;
@@ -449,7 +492,7 @@ class Validator {
 
   Result check_any_of(const Node& schema, json& value, const Path* at) const {
     if (schema.any_of.empty()) return {};
-    const Validator judge(root_, false);
+    const Validator judge(root_, false, coerce_);
     std::vector<std::string> errors;
     for (const auto& branch : schema.any_of) {
       auto verdict = judge.check(branch, value, at);
@@ -469,17 +512,18 @@ class Validator {
 
   std::string_view root_;
   bool apply_;
+  bool coerce_;
 };
 
 }  // namespace
 
-CompiledSchema::CompiledSchema(nlohmann::json schema)
-    : source_(std::move(schema)), root_(std::make_unique<const Node>(source_)) {}
+CompiledSchema::CompiledSchema(nlohmann::json schema, Options options)
+    : source_(std::move(schema)), options_(options), root_(std::make_unique<const Node>(source_)) {}
 
 CompiledSchema::~CompiledSchema() = default;
 
 std::expected<void, std::string> CompiledSchema::validate(nlohmann::json& value, std::string_view root) const {
-  return Validator(root, true).check(*root_, value, nullptr);
+  return Validator(root, true, options_.coerce_numeric_strings).check(*root_, value, nullptr);
 }
 
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value, std::string_view root) {

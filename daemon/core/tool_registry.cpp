@@ -17,7 +17,8 @@ Result<void> ToolRegistry::add(Tool tool) {
     return std::unexpected(Error::invalid_params("a tool named '" + tool.name + "' already exists"));
   }
   auto shared = std::make_shared<const Tool>(std::move(tool));
-  by_name_.emplace(shared->name, Entry{shared, std::make_shared<const schema::CompiledSchema>(shared->input_schema)});
+  by_name_.emplace(shared->name, Entry{shared, std::make_shared<const schema::CompiledSchema>(
+                                         shared->input_schema, schema::Options{shared->coerce_numeric_strings})});
   tools_.push_back(std::move(shared));
   changed();
   return {};

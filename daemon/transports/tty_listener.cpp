@@ -3,6 +3,7 @@
 #include "transports/tty_listener.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -65,6 +66,13 @@ std::expected<int, std::string> TtyListener::open_port() const {
   if (!speed) return std::unexpected("unsupported baud rate " + std::to_string(baud_));
   const int fd = ::open(path_.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return std::unexpected(errno_text("open"));
+  // The same lock the serial tools and MCU bridges take: one owner per port.
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const auto error = errno == EWOULDBLOCK ? std::string("in use (locked by another program or mcpud component)")
+                                            : errno_text("flock");
+    ::close(fd);
+    return std::unexpected(error);
+  }
   termios tio{};
   if (::tcgetattr(fd, &tio) != 0) {
     const auto error = errno_text("not a tty");

@@ -34,6 +34,7 @@ enum class DomainError {
   Busy,
   TooManyClients,
   ResourceNotFound,
+  InvalidArgument,
 };
 
 struct Error {

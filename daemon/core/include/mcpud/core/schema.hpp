@@ -39,13 +39,20 @@ namespace mcpud::schema {
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value,
                                           std::string_view root);
 
+struct Options {
+  // Opt-in: where the schema wants an integer or a number (and not a string), a
+  // string holding one ("9600", "-3", "1.5") is accepted and stored back as the
+  // number; any other string still fails with "expected integer, got string".
+  bool coerce_numeric_strings = false;
+};
+
 // The same check with the schema digested once: keywords are looked up when it is
 // built, not on every call, which is what a tool called many times a second
 // wants. Holds its own copy of the schema; not copyable or movable because it
 // points into that copy.
 class CompiledSchema {
  public:
-  explicit CompiledSchema(nlohmann::json schema);
+  explicit CompiledSchema(nlohmann::json schema, Options options = {});
   ~CompiledSchema();
   CompiledSchema(const CompiledSchema&) = delete;
   CompiledSchema& operator=(const CompiledSchema&) = delete;
@@ -57,6 +64,7 @@ class CompiledSchema {
 
  private:
   nlohmann::json source_;
+  Options options_;
   std::unique_ptr<const Node> root_;
 };
 

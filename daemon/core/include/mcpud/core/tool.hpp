@@ -33,6 +33,9 @@ struct Tool {
   nlohmann::json input_schema = nlohmann::json::object();  // JSON Schema of the arguments
   ToolAnnotations annotations;
   std::string owner;  // the back room that registered it, e.g. "pins", "bridge:uno"
+  // Accept a string that parses as a number where the schema wants an integer or
+  // a number ("9600" for 9600), as some clients send them.
+  bool coerce_numeric_strings = false;
   ToolInvoke invoke;  // receives arguments already validated, defaults filled in
 };
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Settings of the serial tool set: the [serial] table of mcpud.toml, overridden
+// by the SERIAL_MCP_* environment variables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcpud::serial {
+
+struct SerialConfig {
+  bool enabled = true;                     // register the serial tools at all
+  std::uint32_t default_baud = 115200;     // SERIAL_MCP_DEFAULT_BAUD
+  std::uint32_t default_timeout_ms = 100;  // SERIAL_MCP_DEFAULT_TIMEOUT_MS
+  std::string log_level;                   // SERIAL_MCP_LOG_LEVEL; empty: the daemon's level
+  std::vector<std::string> allowed_ports;  // SERIAL_MCP_ALLOWED_PORTS; globs; empty: any tty
+  std::vector<std::string> ports;          // extra paths or globs serial_list_ports shows (ptys, socat links)
+  std::size_t buffer_bytes = 1 << 20;      // ring buffer per session
+  std::size_t max_sessions = 16;
+  std::string newline = "\n";
+  std::string sysfs_root = "/sys";  // where ports are enumerated from
+  std::string dev_root = "/dev";
+  bool hotplug = true;  // watch udev for removed devices
+};
+
+// The [serial] table's JSON Schema (part of the config schema).
+extern const char* const kSerialConfigSchema;
+
+// From the validated [serial] table (defaults filled in).
+SerialConfig parse_config(const nlohmann::json& table);
+
+// Applies SERIAL_MCP_DEFAULT_BAUD, SERIAL_MCP_DEFAULT_TIMEOUT_MS,
+// SERIAL_MCP_LOG_LEVEL and SERIAL_MCP_ALLOWED_PORTS (comma-separated globs) from
+// `getenv`. The error names the variable and what is wrong with it.
+using Getenv = std::function<const char*(const char*)>;
+std::expected<void, std::string> apply_environment(SerialConfig& config, const Getenv& getenv);
+
+}  // namespace mcpud::serial

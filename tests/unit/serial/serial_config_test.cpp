@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// SERIAL_MCP_* variables override the [serial] table; bad values are named.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "serial/serial_config.hpp"
+
+namespace mcpud::serial {
+namespace {
+
+Getenv env(std::map<std::string, std::string> values) {
+  return [values = std::move(values)](const char* name) -> const char* {
+    const auto it = values.find(name);
+    return it == values.end() ? nullptr : it->second.c_str();
+  };
+}
+
+TEST(SerialConfig, EnvironmentOverridesTheTable) {
+  auto config = parse_config({{"default_baud", 9600}, {"allowed_ports", {"/dev/ttyUSB*"}}});
+  EXPECT_EQ(config.default_baud, 9600u);
+  ASSERT_TRUE(apply_environment(config, env({{"SERIAL_MCP_DEFAULT_BAUD", "921600"},
+                                             {"SERIAL_MCP_DEFAULT_TIMEOUT_MS", "250"},
+                                             {"SERIAL_MCP_LOG_LEVEL", "trace"},
+                                             {"SERIAL_MCP_ALLOWED_PORTS", " /dev/ttyACM*, /dev/serial/by-id/*,"}})));
+  EXPECT_EQ(config.default_baud, 921600u);
+  EXPECT_EQ(config.default_timeout_ms, 250u);
+  EXPECT_EQ(config.log_level, "debug");
+  EXPECT_EQ(config.allowed_ports, (std::vector<std::string>{"/dev/ttyACM*", "/dev/serial/by-id/*"}));
+}
+
+TEST(SerialConfig, NothingSetKeepsTheTable) {
+  auto config = parse_config({{"default_timeout_ms", 40}});
+  ASSERT_TRUE(apply_environment(config, env({})));
+  EXPECT_EQ(config.default_timeout_ms, 40u);
+  EXPECT_EQ(config.default_baud, 115200u);
+  EXPECT_EQ(config.buffer_bytes, 1u << 20);
+}
+
+TEST(SerialConfig, BadValuesAreNamed) {
+  SerialConfig config;
+  EXPECT_EQ(apply_environment(config, env({{"SERIAL_MCP_DEFAULT_BAUD", "fast"}})).error(),
+            "SERIAL_MCP_DEFAULT_BAUD='fast': expected a whole number from 50 to 16000000");
+  EXPECT_FALSE(apply_environment(config, env({{"SERIAL_MCP_DEFAULT_TIMEOUT_MS", "-1"}})));
+  EXPECT_FALSE(apply_environment(config, env({{"SERIAL_MCP_LOG_LEVEL", "loud"}})));
+}
+
+}  // namespace
+}  // namespace mcpud::serial
