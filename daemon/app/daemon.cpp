@@ -8,6 +8,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "app/version.hpp"
+#include "bridge/bridge_set.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -41,6 +42,11 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
       return std::unexpected("tty " + tty.path + ": unsupported baud rate " + std::to_string(tty.baud));
     }
   }
+  for (const auto& bridge : loaded->bridges) {
+    if (!bridge.port.empty() && !transports::supported_baud(bridge.baud)) {
+      return std::unexpected("bridge " + bridge.id + ": unsupported baud rate " + std::to_string(bridge.baud));
+    }
+  }
   return loaded;
 }
 
@@ -60,6 +66,7 @@ struct Daemon::Impl {
   transports::SessionSet sessions;
   std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners;
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
+  bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
   transports::SessionLimits limits;  // borrowed by every listener
 
@@ -72,7 +79,11 @@ struct Daemon::Impl {
   void install_front_doors() {
     registry.on_change([this] { events.publish({EventKind::ToolsChanged, "registry", nlohmann::json::object()}); });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
-                                                [this] { return tools::describe_pins(*pins); }});
+                                                [this] {
+                                                  auto described = tools::describe_pins(*pins);
+                                                  bridges.describe_pins(described);
+                                                  return described;
+                                                }});
     tools::register_info_tool(registry, {[this] { return config.device; }, kVersion,
                                          [this] { return pins->pins().size(); }, [this] { return config.board; }});
   }
@@ -85,6 +96,7 @@ struct Daemon::Impl {
     if (sampling) sampling->stop();
     registry.remove_owner(tools::kPinToolsOwner);
     pins = std::move(*table);
+    pins->set_foreign(next.bridges.empty() ? nullptr : &bridges);
     tools::register_pin_tools(registry, *pins);
     sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
     sampling->start();
@@ -139,6 +151,7 @@ struct Daemon::Impl {
       return false;
     }
     if (!reconcile_listeners()) return false;
+    bridges.reconcile(config.bridges);
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
               pins->pins().size(), " pins, ", registry.size(), " tools");
     return true;
@@ -158,6 +171,7 @@ struct Daemon::Impl {
     config = std::move(*loaded);
     apply_settings();
     reconcile_listeners();
+    bridges.reconcile(config.bridges);
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
   }
 
@@ -165,6 +179,7 @@ struct Daemon::Impl {
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();
+    bridges.stop_all();
     if (sampling) sampling->stop();
     if (pins) pins->drive_safe_values();
     signals.cancel();

@@ -28,6 +28,7 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::OpenError, "OPEN_ERROR", -32032},
     DomainErrorInfo{DomainError::Busy, "BUSY", -32040},
     DomainErrorInfo{DomainError::TooManyClients, "TOO_MANY_CLIENTS", -32041},
+    DomainErrorInfo{DomainError::DeviceError, "DEVICE_ERROR", -32050},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

@@ -33,6 +33,7 @@ enum class DomainError {
   OpenError,
   Busy,
   TooManyClients,
+  DeviceError,  // a bridged device answered with an error of its own
 };
 
 struct Error {
