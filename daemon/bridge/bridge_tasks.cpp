@@ -78,14 +78,22 @@ void McuBridge::start_polling(const DeviceManifest& manifest) {
   }
 }
 
+void McuBridge::repeat(boost::asio::steady_timer& timer, std::uint32_t period_ms,
+                       const std::function<bool(McuBridge&)>& tick) {
+  timer.expires_after(std::chrono::milliseconds(period_ms));
+  // The timer belongs to this connection's tasks: the generation check comes first.
+  timer.async_wait(
+      [weak = weak_from_this(), generation = generation_, &timer, period_ms, tick](boost::system::error_code ec) {
+        auto self = weak.lock();
+        if (ec || !self || generation != self->generation_) return;
+        if (tick(*self)) self->repeat(timer, period_ms, tick);
+      });
+}
+
 void McuBridge::schedule_poll(std::size_t index) {
-  auto& poller = *pollers_[index];
-  poller.timer.expires_after(std::chrono::milliseconds(poller.interval_ms));
-  poller.timer.async_wait([weak = weak_from_this(), generation = generation_, index](boost::system::error_code ec) {
-    auto self = weak.lock();
-    if (ec || !self || generation != self->generation_) return;
-    self->poll(index);
-    self->schedule_poll(index);
+  repeat(pollers_[index]->timer, pollers_[index]->interval_ms, [index](McuBridge& self) {
+    self.poll(index);
+    return true;
   });
 }
 
@@ -108,14 +116,10 @@ void McuBridge::poll(std::size_t index) {
 }
 
 void McuBridge::schedule_drain(std::size_t index) {
-  auto& drain = *drains_[index];
-  drain.timer.expires_after(std::chrono::milliseconds(drain.period_ms));
-  drain.timer.async_wait([weak = weak_from_this(), generation = generation_, index](boost::system::error_code ec) {
-    auto self = weak.lock();
-    if (ec || !self || generation != self->generation_) return;
-    if (self->drains_[index]->pin->drain->unavailable()) return;
-    self->drain(index);
-    self->schedule_drain(index);
+  repeat(drains_[index]->timer, drains_[index]->period_ms, [index](McuBridge& self) {
+    if (self.drains_[index]->pin->drain->unavailable()) return false;  // the device has no buffer after all
+    self.drain(index);
+    return true;
   });
 }
 

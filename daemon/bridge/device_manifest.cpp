@@ -101,6 +101,17 @@ std::optional<DevicePin> read_pin(const json& entry, std::vector<std::string>& s
   return pin;
 }
 
+// Appends `item` unless the device listed one of that name already.
+template <class T>
+void add_unique(std::vector<T>& list, std::optional<T> item, const char* kind, std::vector<std::string>& skipped) {
+  if (!item) return;
+  if (std::any_of(list.begin(), list.end(), [&](const T& other) { return other.name == item->name; })) {
+    skipped.push_back(std::string(kind) + " '" + item->name + "': listed twice");
+    return;
+  }
+  list.push_back(std::move(*item));
+}
+
 }  // namespace
 
 json fallback_schema(std::string_view tool) {
@@ -134,29 +145,11 @@ Result<DeviceManifest> read_manifest(const json& result) {
     return std::unexpected(Error::domain(DomainError::DeviceError, "list_tools reply has no tools array"));
   }
   DeviceManifest manifest;
-  for (const auto& entry : result["tools"]) {
-    auto tool = read_tool(entry, manifest.skipped);
-    if (!tool) continue;
-    const bool duplicate =
-        std::any_of(manifest.tools.begin(), manifest.tools.end(), [&](const auto& t) { return t.name == tool->name; });
-    if (duplicate) {
-      manifest.skipped.push_back("tool '" + tool->name + "': listed twice");
-      continue;
-    }
-    manifest.tools.push_back(std::move(*tool));
-  }
+  for (const auto& entry : result["tools"])
+    add_unique(manifest.tools, read_tool(entry, manifest.skipped), "tool", manifest.skipped);
   if (const auto pins = result.find("pins"); pins != result.end() && pins->is_array()) {
-    for (const auto& entry : *pins) {
-      auto pin = read_pin(entry, manifest.skipped);
-      if (!pin) continue;
-      const bool duplicate =
-          std::any_of(manifest.pins.begin(), manifest.pins.end(), [&](const auto& p) { return p.name == pin->name; });
-      if (duplicate) {
-        manifest.skipped.push_back("pin '" + pin->name + "': listed twice");
-        continue;
-      }
-      manifest.pins.push_back(std::move(*pin));
-    }
+    for (const auto& entry : *pins)
+      add_unique(manifest.pins, read_pin(entry, manifest.skipped), "pin", manifest.skipped);
   }
   return manifest;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -70,6 +71,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   void register_tools(const DeviceManifest& manifest);
   void adopt_pins(const DeviceManifest& manifest);
   void start_polling(const DeviceManifest& manifest);
+  // Calls `tick` every `period_ms` on `timer` while this connection lasts and tick returns true.
+  void repeat(boost::asio::steady_timer& timer, std::uint32_t period_ms, const std::function<bool(McuBridge&)>& tick);
   void poll(std::size_t index);
   void schedule_poll(std::size_t index);
   void schedule_drain(std::size_t index);
