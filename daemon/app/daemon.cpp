@@ -88,19 +88,43 @@ struct Daemon::Impl {
                                          [this] { return pins->pins().size(); }, [this] { return config.board; }});
   }
 
-  // Replaces the board's pins and their tools with those of `next`.
+  // Replaces the board's pins and their tools with those of `next`. Real GPIO
+  // lines and PWM channels are held exclusively, so the running ones are freed
+  // first and taken back if the new set cannot be built.
   std::expected<void, std::string> apply_pins(const config::Config& next) {
+    const bool held = pins && config.board != "sim";
+    if (held) release_pins();
     auto table = tools::PinTable::build(next);
-    if (!table) return std::unexpected(table.error().message);
+    if (!table) {
+      if (held) {
+        if (auto again = tools::PinTable::build(config)) install_pins(std::move(*again), config);
+        else {
+          log::error("pins", "cannot take back the running pins: ", again.error().message);
+          install_pins(std::make_unique<tools::PinTable>(), config);
+        }
+      }
+      return std::unexpected(table.error().message);
+    }
+    install_pins(std::move(*table), next);
+    return {};
+  }
+
+  void release_pins() {
+    if (sampling) sampling->stop();
+    sampling.reset();
+    registry.remove_owner(tools::kPinToolsOwner);
+    pins.reset();
+  }
+
+  void install_pins(std::unique_ptr<tools::PinTable> table, const config::Config& source) {
     ToolRegistry::Batch batch(registry);
     if (sampling) sampling->stop();
     registry.remove_owner(tools::kPinToolsOwner);
-    pins = std::move(*table);
-    pins->set_foreign(next.bridges.empty() ? nullptr : &bridges);
+    pins = std::move(table);
+    pins->set_foreign(source.bridges.empty() ? nullptr : &bridges);  // bridged pins are found by name
     tools::register_pin_tools(registry, *pins);
     sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
     sampling->start();
-    return {};
   }
 
   // Opens listeners the configuration names and closes those it no longer does;

@@ -239,7 +239,7 @@ TEST(Config, ErrorsNameTheKeyPathAsTable) {
        "test.toml: pins[0].pin: 65536 is above the maximum 65535"},
       {"bad log level", "log_level = \"loud\"\n",
        R"(test.toml: log_level: must be one of "debug", "info", "warn", "error", got "loud")"},
-      {"unknown board", "board = \"rpi\"\n", R"(test.toml: board: must be one of "sim", got "rpi")"},
+      {"unknown board", "board = \"rpi\"\n", R"(test.toml: board: must be one of "sim", "raspberrypi", "linux", got "rpi")"},
       {"line cap too small", "[limits]\nmax_line_bytes = 100\n",
        "test.toml: limits.max_line_bytes: 100 is below the minimum 256"},
       {"safe_duty over 255", "[[pins]]\nname = \"p\"\npin = 1\ntype = \"pwm_output\"\nsafe_duty = 300\n",
