@@ -75,6 +75,9 @@ void McuBridge::handshake(std::uint64_t generation) {
     auto self = weak.lock();
     if (!self || generation != self->generation_) return;
     if (!info) return self->fail(generation, info.error());
+    // Small boards ("low" or "conservative" memory) lose bytes when two requests arrive back to back.
+    const auto profile = info->is_object() ? info->value("memory_profile", json("rich")) : json("rich");
+    self->link_->set_one_at_a_time(profile.is_string() && profile != "rich");
     self->link_->call("list_tools", json(), [weak, generation, info = *info](ToolResult listing) {
       auto self = weak.lock();
       if (!self || generation != self->generation_) return;

@@ -63,6 +63,7 @@ void McuLink::on_line(std::string_view line) {
         send(std::move(*again));
       } else if (failed) {
         failed->reply(std::move(parsed.outcome));
+        pump();
         arm_deadline_timer();
       } else {
         ++stats_.unmatched;
@@ -76,6 +77,7 @@ void McuLink::on_line(std::string_view line) {
         return;
       }
       call->reply(std::move(parsed.outcome));
+      pump();
       return;
     }
   }
@@ -87,7 +89,7 @@ void McuLink::call(const std::string& method, const json& params, ToolReply repl
         std::unexpected(Error::domain(DomainError::DeviceDisconnected, options_.device_id + ": device not connected")));
     return;
   }
-  if (calls_.full()) {
+  if (in_flight() >= options_.max_in_flight) {
     reply(std::unexpected(Error::domain(DomainError::Busy, options_.device_id + ": too many calls in flight (" +
                                                                std::to_string(options_.max_in_flight) + ")")));
     return;
@@ -97,9 +99,28 @@ void McuLink::call(const std::string& method, const json& params, ToolReply repl
   if (!params.is_null()) request["params"] = params;
   std::string line = request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   const auto deadline = CallTable::Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
-  calls_.insert({id, line, std::move(reply), deadline, false});
-  send(std::move(line));
+  CallTable::Call call{id, std::move(line), std::move(reply), deadline, false};
+  if (one_at_a_time_ && calls_.size() > 0) {
+    waiting_.push_back(std::move(call));
+  } else {
+    dispatch(std::move(call));
+  }
   arm_deadline_timer();
+}
+
+void McuLink::dispatch(CallTable::Call call) {
+  auto line = call.line;
+  calls_.insert(std::move(call));
+  send(std::move(line));
+}
+
+// One at a time: the next waiting call goes out once the wire is free.
+void McuLink::pump() {
+  while (open_ && calls_.size() == 0 && !waiting_.empty()) {
+    auto call = std::move(waiting_.front());
+    waiting_.pop_front();
+    dispatch(std::move(call));
+  }
 }
 
 void McuLink::send(std::string line) {
@@ -126,7 +147,10 @@ void McuLink::write_next() {
 }
 
 void McuLink::arm_deadline_timer() {
-  const auto earliest = calls_.earliest_deadline();
+  auto earliest = calls_.earliest_deadline();
+  for (const auto& call : waiting_) {
+    if (!earliest || call.deadline < *earliest) earliest = call.deadline;
+  }
   if (!earliest) {
     deadline_timer_.cancel();
     return;
@@ -138,10 +162,21 @@ void McuLink::arm_deadline_timer() {
 }
 
 void McuLink::on_deadline() {
-  for (auto& call : calls_.take_expired(CallTable::Clock::now())) {
+  const auto now = CallTable::Clock::now();
+  auto expired = calls_.take_expired(now);
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    if (it->deadline > now) {
+      ++it;
+      continue;
+    }
+    expired.push_back(std::move(*it));
+    it = waiting_.erase(it);
+  }
+  for (auto& call : expired) {
     call.reply(std::unexpected(Error::domain(DomainError::Timeout, options_.device_id + ": no reply within " +
                                                                        std::to_string(options_.timeout_ms) + " ms")));
   }
+  pump();
   arm_deadline_timer();
 }
 
@@ -155,7 +190,10 @@ void McuLink::close(const Error& reason) {
   open_ = false;
   deadline_timer_.cancel();
   stream_->close();  // queued lines stay alive until their aborted writes return
-  for (auto& call : calls_.take_all()) call.reply(std::unexpected(reason));
+  auto failed = calls_.take_all();
+  for (auto& call : waiting_) failed.push_back(std::move(call));
+  waiting_.clear();
+  for (auto& call : failed) call.reply(std::unexpected(reason));
 }
 
 }  // namespace mcpud::bridge

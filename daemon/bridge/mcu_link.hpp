@@ -54,14 +54,20 @@ class McuLink : public std::enable_shared_from_this<McuLink> {
   void call(const std::string& method, const nlohmann::json& params, ToolReply reply);
   // Closes the stream and fails every call in flight with `reason`.
   void close(const Error& reason);
+  // With `on`, at most one request is on the wire; later calls wait their turn
+  // (their deadline runs while they wait). For boards whose UART buffer a second
+  // request would overflow (an AVR's is 64 bytes).
+  void set_one_at_a_time(bool on) { one_at_a_time_ = on; }
 
   bool open() const { return open_; }
   const LinkStats& stats() const { return stats_; }
-  std::size_t in_flight() const { return calls_.size(); }
+  std::size_t in_flight() const { return calls_.size() + waiting_.size(); }
 
  private:
   void read_more();
   void on_line(std::string_view line);
+  void dispatch(CallTable::Call call);
+  void pump();
   void send(std::string line);
   void write_next();
   void arm_deadline_timer();
@@ -72,7 +78,9 @@ class McuLink : public std::enable_shared_from_this<McuLink> {
   std::unique_ptr<LinkStream> stream_;
   LinkOptions options_;
   LostHandler on_lost_;
-  CallTable calls_;
+  CallTable calls_;                      // on the wire
+  std::deque<CallTable::Call> waiting_;  // one at a time: not yet sent
+  bool one_at_a_time_ = false;
   LineFramer framer_;
   std::array<char, 4096> read_buffer_{};
   std::deque<std::string> write_queue_;
