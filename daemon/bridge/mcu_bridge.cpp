@@ -107,10 +107,13 @@ void McuBridge::on_manifest(std::uint64_t generation, const json& info, const js
 void McuBridge::fail(std::uint64_t generation, const Error& reason) {
   if (generation != generation_ || state_ == State::Stopped || state_ == State::Waiting) return;
   const bool was_ready = state_ == State::Ready;
+  const LinkStats stats = link_ ? link_->stats() : LinkStats{};
   ++generation_;
   go_away();
   if (was_ready) {
-    log::warn("bridge", config_.id, ": device lost (", reason.message, "); its tools are removed until it is back");
+    log::warn("bridge", config_.id, ": device lost (", reason.message, "); its tools are removed until it is back (",
+              stats.noise_lines, " non-JSON lines ignored, ", stats.unmatched, " unmatched replies, ", stats.resends,
+              " requests resent, ", stats.overflows, " over-long lines)");
   } else if (reason.message != last_failure_) {
     log::warn("bridge", config_.id, ": cannot connect: ", reason.message, "; retrying");
   }

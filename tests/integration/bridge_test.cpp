@@ -256,6 +256,7 @@ TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenRep
   EXPECT_EQ(failed["id"], 7);
   EXPECT_TRUE(is_error(failed, -32012, "DEVICE_DISCONNECTED"));
   ASSERT_TRUE(wait_tool("uno__gpio_write", false)) << "tools of an unplugged device must go";
+  EXPECT_TRUE(daemon_.wait_for_log("3 non-JSON lines ignored")) << "the boot banner's lines are counted";
   EXPECT_TRUE(find_pin(listing(), "uno__led").is_null());
   EXPECT_TRUE(is_error(watcher->call("uno__gpio_write", {{"pin", 13}, {"value", true}}), -32601));
   EXPECT_EQ(watcher->result("gpio_write", {{"pin", 2}, {"value", true}})["value"], true) << "local pins keep working";
