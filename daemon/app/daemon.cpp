@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "app/service_notifier.hpp"
 #include "app/version.hpp"
 #include "bridge/bridge_set.hpp"
 #include "dialects/dispatcher.hpp"
@@ -69,6 +70,14 @@ struct Daemon::Impl {
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
   transports::SessionLimits limits;  // borrowed by every listener
+  ServiceNotifier notifier{io, take_notify_environment(), [this] { return status(); }};
+
+  // One line for `systemctl status`.
+  std::string status() const {
+    return std::to_string(sessions.size()) + " clients (tcp " + std::to_string(sessions.count("tcp")) + ", tty " +
+           std::to_string(sessions.count("tty")) + "); " + std::to_string(pins ? pins->pins().size() : 0) +
+           " pins, " + std::to_string(registry.size()) + " tools";
+  }
 
   // Log level and limits take effect at once; limits for connections made from now on.
   void apply_settings() {
@@ -200,6 +209,7 @@ struct Daemon::Impl {
   }
 
   void shutdown() {
+    notifier.stopping();
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();
@@ -214,7 +224,9 @@ struct Daemon::Impl {
     signals.async_wait([this](boost::system::error_code ec, int signal) {
       if (ec) return;
       if (signal == SIGHUP) {
+        notifier.reloading();
         reload();
+        notifier.ready();
         wait_for_signal();
         return;
       }
@@ -233,6 +245,7 @@ int Daemon::run() {
     impl_->shutdown();
     return 1;
   }
+  impl_->notifier.ready();  // the listeners are bound
   impl_->wait_for_signal();
   impl_->io.run();
   return 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The board kinds mcpud knows ("sim", "raspberrypi", "linux"): what a pin on each
+// The board kinds mcpud knows ("sim", "raspberrypi", "linux", "none"): what a pin on each
 // must say in the config, and the factory that creates its hardware handles.
 #pragma once
 

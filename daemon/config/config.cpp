@@ -220,6 +220,9 @@ std::expected<Config, std::string> from_json(json document) {
   const auto& limits = document["limits"];
   config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
                    limits["max_clients"].get<std::size_t>()};
+  if (config.board == "none" && !document["pins"].empty()) {
+    return std::unexpected("pins: board \"none\" has no pins; remove them or choose a board");
+  }
   for (std::size_t i = 0; i < document["pins"].size(); ++i) {
     auto pin = parse_pin(document["pins"][i], "pins[" + std::to_string(i) + "]", config.board);
     if (!pin) return std::unexpected(pin.error());

@@ -9,7 +9,7 @@ const char* const kConfigSchema = R"json({
   "additionalProperties": false,
   "properties": {
     "device": {"type": "string", "minLength": 1, "maxLength": 64, "default": "mcpud"},
-    "board": {"type": "string", "enum": ["sim", "raspberrypi", "linux"], "default": "sim"},
+    "board": {"type": "string", "enum": ["sim", "raspberrypi", "linux", "none"], "default": "sim"},
     "pwm_sysfs_root": {"type": "string", "minLength": 1, "default": "/sys/class/pwm"},
     "listen": {"type": "array", "items": {"type": "string", "minLength": 3}, "default": ["127.0.0.1:3000"]},
     "tty": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},

@@ -34,7 +34,7 @@ struct McpParam {
 // How an input pin is sampled in the background (by loop()).
 struct McpSampling {
   uint16_t interval_ms = 0;  // 0: not sampled
-  uint8_t buffer_size = 0;   // ring buffer of the latest samples (0: none)
+  uint16_t buffer_size = 0;  // ring buffer of the latest samples (0: none)
   bool summary = false;      // latest/min/max/avg/samples since boot
   bool threshold = false;    // events when leaving [low, high] and coming back
   bool edges = false;        // rising/falling events (digital inputs)
@@ -42,7 +42,7 @@ struct McpSampling {
   int16_t high = 0;
   uint16_t hysteresis = 0;  // how far inside the range a value must come back
 
-  McpSampling& withBuffer(uint8_t size) {
+  McpSampling& withBuffer(uint16_t size) {
     buffer_size = size;
     summary = true;
     return *this;
@@ -62,7 +62,7 @@ struct McpSampling {
 };
 
 // Summary and ring buffer of `size` samples, one every `interval_ms`.
-McpSampling McpBuffered(uint8_t size, uint16_t interval_ms);
+McpSampling McpBuffered(uint16_t size, uint16_t interval_ms);
 // Summary only.
 McpSampling McpSummaryOnly(uint16_t interval_ms);
 // Summary and threshold events below `min` / above `max`.
@@ -100,6 +100,9 @@ class McpReply {
   void add(mcpu::Text key, long v);
   void add(mcpu::Text key, int v) { add(key, static_cast<long>(v)); }
   void add(mcpu::Text key, unsigned long v);
+  void add(mcpu::Text key, unsigned int v) { add(key, static_cast<unsigned long>(v)); }
+  void add(mcpu::Text key, long long v) { json().member(key, v); }
+  void add(mcpu::Text key, unsigned long long v) { json().member(key, v); }
   void add(mcpu::Text key, bool v);
   void add(mcpu::Text key, double v, uint8_t digits = 3);
   void add(mcpu::Text key, mcpu::Text v);
@@ -171,14 +174,6 @@ struct ToolSlot {
 
 }  // namespace mcpu
 
-#ifndef MCPU_MAX_SAMPLED_PINS
-#if defined(__AVR__)
-#define MCPU_MAX_SAMPLED_PINS 3
-#else
-#define MCPU_MAX_SAMPLED_PINS 8
-#endif
-#endif
-
 // One MCP/U device on one Stream (Serial, a TCP client, ...). Not thread-safe: call
 // everything from the Arduino loop.
 class McpDevice {
@@ -209,6 +204,13 @@ class McpDevice {
   // Whether list_tools carries inputSchema (always false when built with MCPU_NO_SCHEMAS).
   void setSchemas(bool enabled) { schemas_ = enabled && !MCPU_NO_SCHEMAS; }
   uint8_t pinCount() const { return pin_count_; }
+  // End reply lines with "\r\n" like the reference firmware (default "\n").
+  void setCrLf(bool crlf) { crlf_ = crlf; }
+  // Changes the name and version reported by get_info and list_tools.
+  void setIdentity(mcpu::Text device_name, mcpu::Text version) {
+    device_ = device_name;
+    version_ = version;
+  }
 
   // Answers one complete request line (without its newline). loop() calls it; tests may too.
   void handleLine(const char* line, size_t n);
@@ -246,6 +248,7 @@ class McpDevice {
   uint8_t sampler_count_;
   uint8_t tool_count_;
   bool schemas_;
+  bool crlf_;
   bool overflow_;
   uint16_t line_len_;
   char line_[MCPU_LINE_MAX + 1];

@@ -13,6 +13,9 @@
 #ifndef MCPU_LINE_MAX
 #define MCPU_LINE_MAX 200  // request line, bytes (longer lines are refused whole)
 #endif
+#ifndef MCPU_MAX_SAMPLED_PINS
+#define MCPU_MAX_SAMPLED_PINS 3
+#endif
 #ifndef MCPU_SAMPLE_POOL
 #define MCPU_SAMPLE_POOL 40  // ring-buffer slots shared by all buffered pins
 #endif
@@ -40,6 +43,9 @@
 #endif
 #ifndef MCPU_LINE_MAX
 #define MCPU_LINE_MAX 512
+#endif
+#ifndef MCPU_MAX_SAMPLED_PINS
+#define MCPU_MAX_SAMPLED_PINS 8
 #endif
 #ifndef MCPU_SAMPLE_POOL
 #define MCPU_SAMPLE_POOL 1200

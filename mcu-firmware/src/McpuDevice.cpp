@@ -43,6 +43,7 @@ McpDevice::McpDevice(Text device_name, Text version)
       sampler_count_(0),
       tool_count_(0),
       schemas_(!MCPU_NO_SCHEMAS),
+      crlf_(false),
       overflow_(false),
       line_len_(0) {}
 
@@ -62,6 +63,7 @@ void McpDevice::loop() {
 
 void McpDevice::feed(char c) {
   if (c != '\n') {
+    if (c == '\r' && line_len_ == MCPU_LINE_MAX) return;  // a full line may still end in CR LF
     if (line_len_ < MCPU_LINE_MAX) {
       line_[line_len_++] = c;
     } else {
@@ -73,7 +75,7 @@ void McpDevice::feed(char c) {
     overflow_ = false;
     line_len_ = 0;
     if (!stream_) return;
-    JsonWriter w(*stream_);
+    JsonWriter w(*stream_, crlf_);
     McpReply reply(w, nullptr, 0);
     reply.beginError(-32600).stringPart(F("Invalid request: line longer than "));
     writeLong(w, MCPU_LINE_MAX);
@@ -92,7 +94,7 @@ void McpDevice::handleLine(const char* line, size_t n) {
   while (start < n && isSpace(line[start])) ++start;
   if (start == n || !stream_) return;  // blank lines are keep-alives, not errors
 
-  JsonWriter out(*stream_);
+  JsonWriter out(*stream_, crlf_);
   JsonValue request;
   mcpu::JsonError error;
   if (!mcpu::jsonParse(line + start, n - start, &request, &error)) {
@@ -115,7 +117,7 @@ void McpDevice::handleLine(const char* line, size_t n) {
       !id.present() || id.type == JsonType::Null || (id.type == JsonType::String && id.n <= 66) || id.toLong(&ignored);
   if (!id_ok) {
     McpReply reply(out, nullptr, 0);
-    reply.error(-32600, F("Invalid request: id must be an integer or a string"));
+    reply.error(-32600, F("Invalid request: id must be an integer or a string of at most 64 bytes"));
     return;
   }
   const char* id_text = id.type == JsonType::Null ? nullptr : id.p;

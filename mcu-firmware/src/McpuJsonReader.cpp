@@ -57,12 +57,38 @@ struct Scanner {
     return true;
   }
 
+  // The rest of a UTF-8 sequence that started with `lead` (already consumed); replies
+  // echo client strings, so they must be valid UTF-8 to be valid JSON.
+  bool utf8(uint8_t lead) {
+    uint8_t more, lo = 0x80, hi = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      more = 1;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      more = 2;
+      if (lead == 0xE0) lo = 0xA0;  // no overlong forms
+      if (lead == 0xED) hi = 0x9F;  // no surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      more = 3;
+      if (lead == 0xF0) lo = 0x90;
+      if (lead == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+    } else {
+      return false;
+    }
+    for (uint8_t i = 0; i < more; ++i, ++p) {
+      if (p >= end) return false;
+      const uint8_t b = static_cast<uint8_t>(*p);
+      if (b < (i == 0 ? lo : 0x80) || b > (i == 0 ? hi : 0xBF)) return false;
+    }
+    return true;
+  }
+
   bool string() {
     ++p;  // opening quote
     while (p < end) {
       const char c = *p++;
       if (c == '"') return true;
       if (static_cast<uint8_t>(c) < 0x20) return fail(F("control character in string"));
+      if (static_cast<uint8_t>(c) >= 0x80 && !utf8(static_cast<uint8_t>(c))) return fail(F("invalid UTF-8"));
       if (c != '\\') continue;
       if (p >= end) break;
       const char e = *p++;

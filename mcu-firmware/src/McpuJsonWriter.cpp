@@ -52,28 +52,6 @@ void JsonWriter::digits(unsigned long long v) {
   while (n > 0) raw(buf[--n]);
 }
 
-void JsonWriter::value(long v) {
-  separate();
-  if (v < 0) {
-    raw('-');
-    digits(static_cast<unsigned long long>(-(v + 1)) + 1);
-  } else {
-    digits(static_cast<unsigned long long>(v));
-  }
-}
-
-void JsonWriter::value(unsigned long v) {
-  separate();
-  // 32-bit division keeps AVR code small for the common case.
-  char buf[11];
-  uint8_t n = 0;
-  do {
-    buf[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0) raw(buf[--n]);
-}
-
 void JsonWriter::value(unsigned long long v) {
   separate();
   digits(v);
@@ -81,12 +59,8 @@ void JsonWriter::value(unsigned long long v) {
 
 void JsonWriter::value(long long v) {
   separate();
-  if (v < 0) {
-    raw('-');
-    digits(static_cast<unsigned long long>(-(v + 1)) + 1);
-  } else {
-    digits(static_cast<unsigned long long>(v));
-  }
+  if (v < 0) raw('-');
+  digits(v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v));
 }
 
 void JsonWriter::value(bool v) {

@@ -12,7 +12,9 @@ namespace mcpu {
 // 16 levels (more is a programming error and is ignored). Single-threaded.
 class JsonWriter {
  public:
-  explicit JsonWriter(Print& out) : out_(out), first_(0), depth_(0), after_key_(false) {}
+  // crlf: end lines with "\r\n" (as the reference firmware does) instead of "\n".
+  explicit JsonWriter(Print& out, bool crlf = false)
+      : out_(out), first_(0), depth_(0), after_key_(false), crlf_(crlf) {}
 
   void beginObject() { open('{'); }
   void endObject() { close('}'); }
@@ -20,8 +22,9 @@ class JsonWriter {
   void endArray() { close(']'); }
   void key(Text k);
 
-  void value(long v);
-  void value(unsigned long v);
+  // Every integer is printed through the 64-bit path: one routine, the least AVR flash.
+  void value(long v) { value(static_cast<long long>(v)); }
+  void value(unsigned long v) { value(static_cast<unsigned long long>(v)); }
   void value(int v) { value(static_cast<long>(v)); }
   void value(unsigned int v) { value(static_cast<unsigned long>(v)); }
   void value(unsigned long long v);
@@ -57,6 +60,10 @@ class JsonWriter {
   void endString() { raw('"'); }
 
   void raw(char c) { out_.write(static_cast<uint8_t>(c)); }
+  void endLine() {
+    if (crlf_) raw('\r');
+    raw('\n');
+  }
   void rawText(Text t);
 
  private:
@@ -70,6 +77,7 @@ class JsonWriter {
   uint16_t first_;  // bit d set: the container at depth d has no member yet
   uint8_t depth_;
   bool after_key_;
+  bool crlf_;
 };
 
 }  // namespace mcpu

@@ -5,7 +5,7 @@
 using mcpu::JsonValue;
 using mcpu::Text;
 
-McpSampling McpBuffered(uint8_t size, uint16_t interval_ms) {
+McpSampling McpBuffered(uint16_t size, uint16_t interval_ms) {
   McpSampling s;
   s.interval_ms = interval_ms;
   return s.withBuffer(size);
@@ -114,7 +114,7 @@ void McpReply::endError(Text data_code) {
   }
   w_.endObject();
   w_.endObject();
-  w_.raw('\n');
+  w_.endLine();
   state_ = 3;
 }
 
@@ -133,6 +133,6 @@ void McpReply::finish() {
   open();
   w_.endObject();
   w_.endObject();
-  w_.raw('\n');
+  w_.endLine();
   state_ = 3;
 }

@@ -74,6 +74,16 @@ TEST_F(DeviceTest, ListTools_WithoutSchemasLeavesInputSchemaOut) {
   EXPECT_EQ(request("gpio_write", {{"pin", 13}, {"value", 1}})["error"]["code"], -32602);
 }
 
+TEST(McpDeviceLargeBuffer, BuffersLargerThan255Samples_AreKept) {
+  MemoryStream stream;
+  McpDevice device("big", "1");
+  ASSERT_TRUE(device.addPin(A0, F("light"), MCP_ADC_INPUT, F("Light"), McpBuffered(300, 10)));
+  device.begin(stream);
+  const std::string line = R"({"jsonrpc":"2.0","id":1,"method":"list_tools"})";
+  device.handleLine(line.data(), line.size());
+  EXPECT_EQ(json::parse(stream.output())["result"]["pins"][0]["sampling"]["buffer_size"], 300);
+}
+
 TEST(McpDeviceNoSampling, ListTools_LeavesSamplingToolsOut) {
   MemoryStream stream;
   McpDevice device("bare", "1");

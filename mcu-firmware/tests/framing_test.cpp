@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Line framing and request checks of the firmware: partial lines, garbage, long lines, every protocol error.
+#include <algorithm>
+
 #include "device_fixture.hpp"
 
 namespace mcpu_test {
@@ -55,6 +57,17 @@ TEST_F(DeviceTest, ParseError_NamesWhatWasWrongAndWhere) {
   EXPECT_EQ(errorOf(call(R"({"a":1} 2)"))["message"], "Parse error: unexpected data after the JSON value at byte 8");
 }
 
+TEST_F(DeviceTest, InvalidUtf8InStrings_IsAParseErrorAndValidUtf8IsKept) {
+  for (const char* bad : {"\xff", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"}) {
+    const json reply = call(std::string(R"({"jsonrpc":"2.0","id":1,"method":"x)") + bad + "\"}");
+    EXPECT_EQ(errorOf(reply)["code"], -32700);
+    EXPECT_NE(errorOf(reply)["message"].get<std::string>().find("invalid UTF-8"), std::string::npos);
+  }
+  EXPECT_EQ(call(R"({"jsonrpc":"2.0","id":1,"method":"gr\u00fcß"})")["error"]["message"],
+            "Method not found: gr\\u00fcß");
+  EXPECT_EQ(request("echo", {{"text", "25 °C 🌡"}})["result"]["text"], "25 °C 🌡");
+}
+
 TEST_F(DeviceTest, DeepNesting_IsRefusedNotRecursedInto) {
   const json reply = call(std::string(40, '[') + std::string(40, ']'));
   EXPECT_EQ(errorOf(reply)["code"], -32700);
@@ -79,6 +92,8 @@ TEST_F(DeviceTest, LineOfExactlyTheMaximum_IsAccepted) {
   line += std::string(MCPU_LINE_MAX - line.size() - 2, 'p') + "\"}";
   ASSERT_EQ(line.size(), static_cast<size_t>(MCPU_LINE_MAX));
   EXPECT_EQ(call(line)["result"]["device"], "test-dev");
+  EXPECT_EQ(call(line + "\r")["result"]["device"], "test-dev");
+  EXPECT_EQ(call(line + " ")["error"]["data"]["code"], "LINE_TOO_LONG");
 }
 
 TEST_F(DeviceTest, Batch_IsInvalidRequest) {
@@ -123,7 +138,8 @@ TEST_F(DeviceTest, Ids_StringsAreEchoedAndOtherKindsRefused) {
         R"({"jsonrpc":"2.0","id":[1],"method":"get_info"})"}) {
     const json reply = call(line);
     EXPECT_TRUE(reply["id"].is_null()) << line;
-    EXPECT_EQ(errorOf(reply)["message"], "Invalid request: id must be an integer or a string") << line;
+    EXPECT_EQ(errorOf(reply)["message"], "Invalid request: id must be an integer or a string of at most 64 bytes")
+        << line;
   }
 }
 
@@ -132,6 +148,44 @@ TEST_F(DeviceTest, Notification_RunsButIsNotAnswered) {
                        "\n");
   EXPECT_TRUE(lines.empty());
   EXPECT_EQ(mcpu_host::level(13), 1);
+}
+
+// Random bytes and mangled requests: every line gets at most one reply, each reply is
+// valid JSON-RPC, and the device still answers afterwards.
+TEST_F(DeviceTest, RandomInput_NeverBreaksTheDevice) {
+  const std::string seeds[] = {
+      kInfo, R"({"jsonrpc":"2.0","id":2,"method":"get_pin_buffer","params":{"pin":"sensor","since":1}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"echo","params":{"text":"a\u00e9\"","count":2}})"};
+  unsigned state = 12345;
+  auto next = [&state] { return state = state * 1103515245u + 12345u, (state >> 16) & 0x7fff; };
+  for (int round = 0; round < 3000; ++round) {
+    std::string line = seeds[next() % 3];
+    for (int edits = next() % 4; edits > 0; --edits) {
+      const size_t at = next() % line.size();
+      switch (next() % 3) {
+        case 0:
+          line[at] = static_cast<char>(next() % 256);
+          break;
+        case 1:
+          line.erase(at, 1 + next() % 8);
+          break;
+        default:
+          line.insert(at, 1 + next() % 3, "{}[]\",:0e-\x00"[next() % 12]);
+          break;
+      }
+      if (line.empty()) line = "x";
+    }
+    line.erase(std::remove(line.begin(), line.end(), '\n'), line.end());
+    const auto replies = sendRaw(line + "\n");
+    ASSERT_LE(replies.size(), 1u) << line;
+    for (const auto& r : replies) {
+      const json reply = json::parse(r, nullptr, false);
+      ASSERT_FALSE(reply.is_discarded()) << "reply is not JSON: " << r << " to: " << line;
+      ASSERT_EQ(reply["jsonrpc"], "2.0");
+      ASSERT_NE(reply.contains("result"), reply.contains("error")) << r;
+    }
+  }
+  EXPECT_EQ(call(kInfo)["result"]["device"], "test-dev");
 }
 
 }  // namespace

@@ -110,5 +110,37 @@ TEST_F(DeviceTest, Registration_RefusesDuplicatesBuiltinNamesAndFullTables) {
   EXPECT_EQ(device_.pinCount(), MCPU_MAX_PINS);
 }
 
+void typesTool(McpArgs&, McpReply& reply) {
+  reply.add(F("u8"), static_cast<uint8_t>(200));
+  reply.add(F("i16"), static_cast<int16_t>(-300));
+  reply.add(F("u16"), static_cast<uint16_t>(60000));
+  reply.add(F("u32"), static_cast<uint32_t>(4000000000UL));
+  reply.add(F("i32"), static_cast<int32_t>(-2000000000L));
+  reply.add(F("u64"), static_cast<unsigned long long>(18446744073709551615ULL));
+  reply.add(F("i64"), static_cast<long long>(-9223372036854775807LL - 1));
+  reply.add(F("f"), 2.5, 2);
+  reply.add(F("s"), "ram");
+  reply.json().key(F("list"));
+  reply.json().beginArray();
+  reply.json().value(1);
+  reply.json().value(F("two"));
+  reply.json().endArray();
+}
+
+TEST_F(DeviceTest, CustomToolReplies_TakeEveryIntegerTypeAndNestedValues) {
+  ASSERT_TRUE(device_.addTool(F("types"), F("All value types"), typesTool));
+  const json r = request("types")["result"];
+  EXPECT_EQ(r["u8"], 200);
+  EXPECT_EQ(r["i16"], -300);
+  EXPECT_EQ(r["u16"], 60000);
+  EXPECT_EQ(r["u32"], 4000000000UL);
+  EXPECT_EQ(r["i32"], -2000000000L);
+  EXPECT_EQ(r["u64"], 18446744073709551615ULL);
+  EXPECT_EQ(r["i64"], -9223372036854775807LL - 1);
+  EXPECT_DOUBLE_EQ(r["f"].get<double>(), 2.5);
+  EXPECT_EQ(r["s"], "ram");
+  EXPECT_EQ(r["list"], (json{1, "two"}));
+}
+
 }  // namespace
 }  // namespace mcpu_test

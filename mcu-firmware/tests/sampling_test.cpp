@@ -71,6 +71,14 @@ TEST_F(SamplingTest, Buffer_ReportsOverwrittenSamplesAsLost) {
   EXPECT_EQ(r["next_since"], 5);
 }
 
+TEST_F(SamplingTest, Buffer_CursorAheadOfTheDevice_ComesBackAsLastSeq) {
+  feedA0({1, 2});  // as after a device restart: the host's cursor is ahead
+  const json r = request("get_pin_buffer", {{"pin", "sensor"}, {"since", 500}})["result"];
+  EXPECT_EQ(r["count"], 0);
+  EXPECT_EQ(r["next_since"], 2);
+  EXPECT_EQ(r["last_seq"], 2);
+}
+
 TEST_F(SamplingTest, Buffer_OnAPinWithoutOneSaysSo) {
   const json r = request("get_pin_buffer", {{"pin", "plain"}})["result"];
   EXPECT_EQ(r["buffer_available"], false);
@@ -104,6 +112,17 @@ TEST_F(SamplingTest, ThresholdEvents_AreQueuedWithHysteresis) {
   EXPECT_EQ(later["count"], 2);
   EXPECT_EQ(later["first_seq"], 3);
   EXPECT_EQ(request("get_pin_events", {{"pin", "sensor"}, {"since", 4}})["result"]["count"], 0);
+}
+
+TEST_F(SamplingTest, EventQueue_CountsOverwrittenEventsAsLost) {
+  const int pairs = MCPU_EVENTS_PER_PIN;  // twice as many events as the queue holds
+  for (int i = 0; i < pairs; ++i) feedA0({900, 500});
+  const json r = request("get_pin_events", {{"pin", "sensor"}, {"since", 1}})["result"];
+  EXPECT_EQ(r["last_seq"], 2 * pairs);
+  EXPECT_EQ(r["count"], MCPU_EVENTS_PER_PIN);
+  EXPECT_EQ(r["first_seq"], pairs + 1);
+  EXPECT_EQ(r["lost"], pairs - 1);
+  EXPECT_EQ(r["events"][0]["seq"], pairs + 1);
 }
 
 TEST_F(SamplingTest, EdgeEvents_ReportRisingAndFalling) {

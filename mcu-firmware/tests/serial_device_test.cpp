@@ -157,6 +157,15 @@ TEST(McuSim, NoSchemas_LeavesInputSchemaOut) {
   for (const auto& t : r["result"]["tools"]) EXPECT_FALSE(t.contains("inputSchema")) << t["name"];
 }
 
+TEST(McuSim, CrLfAndDevice_EndLinesLikeTheReferenceUnderAnotherName) {
+  SerialDevice device({MCU_SIM_BINARY, "--crlf", "--device", "uno-2"});
+  device.client.write(rpc(1, "get_info").dump() + "\n");
+  const std::string line = device.client.readLine(10, true);
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line.back(), '\r');
+  EXPECT_EQ(json::parse(line)["result"]["device"], "uno-2");
+}
+
 TEST(McuSim, Banner_IsPrintedBeforeTheFirstReply) {
   SerialDevice device({MCU_SIM_BINARY, "--banner", "booting uno-demo"});
   EXPECT_EQ(device.client.readLine(10), "booting uno-demo");

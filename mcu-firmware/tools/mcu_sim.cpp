@@ -24,7 +24,7 @@ void onSignal(int) { g_stop = 1; }
 void usage() {
   fprintf(stderr,
           "usage: mcu-sim [--link PATH] [--no-schemas] [--mute] [--adc CH=MV]... [--din PIN=0|1]...\n"
-          "               [--banner TEXT]\n"
+          "               [--banner TEXT] [--crlf] [--device NAME]\n"
           "Serves the UnoBasic sketch (device \"uno-demo\") on a new pty and prints \"pty <path>\".\n"
           "stdin commands: adc CH MV | adcraw CH RAW | din PIN 0|1 | mute | unmute | dropped | level PIN | quit\n"
           "stdout reports: pin N V (digital output changed) | pwm N V | level N V | dropped N | ok <command> | error "
@@ -70,8 +70,8 @@ void command(const std::string& line) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string link, banner;
-  bool schemas = true;
+  std::string link, banner, device;
+  bool schemas = true, crlf = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
       link = argv[++i];
     } else if (arg == "--no-schemas") {
       schemas = false;
+    } else if (arg == "--crlf") {
+      crlf = true;
+    } else if (arg == "--device" && has_value) {
+      device = argv[++i];
     } else if (arg == "--mute") {
       g_mute = true;
     } else if (arg == "--banner" && has_value) {
@@ -108,6 +112,8 @@ int main(int argc, char** argv) {
   mcpu_host::setObserver(report);
   setup();
   mcp.setSchemas(schemas);
+  mcp.setCrLf(crlf);
+  if (!device.empty()) mcp.setIdentity(device.c_str(), "1.0.0");
   if (!banner.empty()) Serial.println(banner.c_str());  // boot noise, as real boards print
   printf("pty %s\n", pty.c_str());
   fflush(stdout);

@@ -29,13 +29,13 @@ int msLeft(Clock::time_point deadline) {
 }
 
 // Reads from fd into buffer until a newline; "" at the deadline.
-std::string lineFrom(int fd, std::string& buffer, Clock::time_point deadline) {
+std::string lineFrom(int fd, std::string& buffer, Clock::time_point deadline, bool keep_cr = false) {
   for (;;) {
     const auto nl = buffer.find('\n');
     if (nl != std::string::npos) {
       std::string line = buffer.substr(0, nl);
       buffer.erase(0, nl + 1);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!keep_cr && !line.empty() && line.back() == '\r') line.pop_back();
       return line;
     }
     pollfd pfd{fd, POLLIN, 0};
@@ -122,7 +122,9 @@ void PtyClient::write(const std::string& bytes, bool byte_by_byte) {
   }
 }
 
-std::string PtyClient::readLine(double deadline_s) { return lineFrom(fd_, buffer_, after(deadline_s)); }
+std::string PtyClient::readLine(double deadline_s, bool keep_cr) {
+  return lineFrom(fd_, buffer_, after(deadline_s), keep_cr);
+}
 
 nlohmann::json PtyClient::call(const nlohmann::json& request, double deadline_s, bool byte_by_byte) {
   write(request.dump() + "\n", byte_by_byte);

@@ -37,8 +37,8 @@ class PtyClient {
   PtyClient& operator=(const PtyClient&) = delete;
 
   void write(const std::string& bytes, bool byte_by_byte = false);
-  // The next line, or "" at the deadline.
-  std::string readLine(double deadline_s);
+  // The next line (without "\r\n" unless keep_cr), or "" at the deadline.
+  std::string readLine(double deadline_s, bool keep_cr = false);
   // Sends a request and returns the parsed reply to it (null json at the deadline).
   nlohmann::json call(const nlohmann::json& request, double deadline_s = 10, bool byte_by_byte = false);
 
