@@ -10,6 +10,7 @@
 #include "app/service_notifier.hpp"
 #include "app/mcp_front_doors.hpp"
 #include "app/version.hpp"
+#include "bridge/bridge_set.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -48,6 +49,11 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
       return std::unexpected("tty " + tty.path + ": unsupported baud rate " + std::to_string(tty.baud));
     }
   }
+  for (const auto& bridge : loaded->bridges) {
+    if (!bridge.port.empty() && !transports::supported_baud(bridge.baud)) {
+      return std::unexpected("bridge " + bridge.id + ": unsupported baud rate " + std::to_string(bridge.baud));
+    }
+  }
   return loaded;
 }
 
@@ -68,6 +74,7 @@ struct Daemon::Impl {
   transports::SessionSet sessions;
   std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners;
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
+  bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
   transports::SessionLimits limits;  // borrowed by every listener
   ServiceNotifier notifier{io, take_notify_environment(), [this] { return status(); }};
@@ -92,7 +99,11 @@ struct Daemon::Impl {
   void install_front_doors() {
     registry.on_change([this] { events.publish({EventKind::ToolsChanged, "registry", nlohmann::json::object()}); });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
-                                                [this] { return tools::describe_pins(*pins); }});
+                                                [this] {
+                                                  auto described = tools::describe_pins(*pins);
+                                                  bridges.describe_pins(described);
+                                                  return described;
+                                                }});
     tools::register_info_tool(registry, {[this] { return config.device; }, kVersion,
                                          [this] { return pins->pins().size(); }, [this] { return config.board; }});
     mcp.install();
@@ -107,15 +118,15 @@ struct Daemon::Impl {
     auto table = tools::PinTable::build(next);
     if (!table) {
       if (held) {
-        if (auto again = tools::PinTable::build(config)) install_pins(std::move(*again));
+        if (auto again = tools::PinTable::build(config)) install_pins(std::move(*again), config);
         else {
           log::error("pins", "cannot take back the running pins: ", again.error().message);
-          install_pins(std::make_unique<tools::PinTable>());
+          install_pins(std::make_unique<tools::PinTable>(), config);
         }
       }
       return std::unexpected(table.error().message);
     }
-    install_pins(std::move(*table));
+    install_pins(std::move(*table), next);
     return {};
   }
 
@@ -126,11 +137,12 @@ struct Daemon::Impl {
     pins.reset();
   }
 
-  void install_pins(std::unique_ptr<tools::PinTable> table) {
+  void install_pins(std::unique_ptr<tools::PinTable> table, const config::Config& source) {
     ToolRegistry::Batch batch(registry);
     if (sampling) sampling->stop();
     registry.remove_owner(tools::kPinToolsOwner);
     pins = std::move(table);
+    pins->set_foreign(source.bridges.empty() ? nullptr : &bridges);  // bridged pins are found by name
     tools::register_pin_tools(registry, *pins, &events);
     sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
     sampling->start();
@@ -201,6 +213,7 @@ struct Daemon::Impl {
     }
     apply_serial();
     if (!reconcile_listeners()) return false;
+    bridges.reconcile(config.bridges);
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
               pins->pins().size(), " pins, ", registry.size(), " tools");
     return true;
@@ -222,6 +235,7 @@ struct Daemon::Impl {
     apply_settings();
     apply_serial();
     reconcile_listeners();
+    bridges.reconcile(config.bridges);
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
   }
 
@@ -234,6 +248,7 @@ struct Daemon::Impl {
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();
     if (serial_ports) serial_ports->shutdown();
+    bridges.stop_all();
     if (sampling) sampling->stop();
     if (pins) pins->drive_safe_values();
     signals.cancel();

@@ -171,6 +171,38 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
   return {};
 }
 
+std::expected<BridgeConfig, std::string> parse_bridge(const json& j, const std::string& where) {
+  BridgeConfig bridge;
+  bridge.id = j.at("id").get<std::string>();
+  if (bridge.id.find("__") != std::string::npos) return std::unexpected(where + ".id: must not contain \"__\" (it separates id and tool)");
+  bridge.port = j.value("port", "");
+  bridge.tcp = j.value("tcp", "");
+  if (bridge.port.empty() == bridge.tcp.empty()) return std::unexpected(where + ": give exactly one of port (a serial device) or tcp (host:port)");
+  if (!bridge.port.empty() && bridge.port.front() != '/') return std::unexpected(where + ".port: expected an absolute device path, e.g. /dev/ttyACM0");
+  const auto colon = bridge.tcp.rfind(':');
+  if (!bridge.tcp.empty() && (colon == std::string::npos || colon == 0 || colon + 1 == bridge.tcp.size())) {
+    return std::unexpected(where + ".tcp: expected host:port, e.g. 192.168.1.40:3000");
+  }
+  bridge.baud = j.at("baud").get<std::uint32_t>();
+  bridge.reset_wait_ms = j.value("reset_wait_ms", bridge.port.empty() ? 0u : 600u);
+  bridge.timeout_ms = j.at("timeout_ms").get<std::uint32_t>();
+  bridge.retry_max_ms = j.at("retry_max_ms").get<std::uint32_t>();
+  bridge.max_in_flight = j.at("max_in_flight").get<std::uint32_t>();
+  return bridge;
+}
+
+std::expected<void, std::string> parse_bridges(const json& list, std::vector<BridgeConfig>& out) {
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto where = "bridges[" + std::to_string(i) + "]";
+    auto bridge = parse_bridge(list[i], where);
+    if (!bridge) return std::unexpected(bridge.error());
+    if (!ids.insert(bridge->id).second) return std::unexpected(where + ".id: '" + bridge->id + "' is used by another bridge");
+    out.push_back(std::move(*bridge));
+  }
+  return {};
+}
+
 std::expected<Config, std::string> from_json(json document) {
   static const json schema = [] {
     auto whole = json::parse(kConfigSchema);
@@ -206,6 +238,7 @@ std::expected<Config, std::string> from_json(json document) {
   if (!mcp) return std::unexpected(mcp.error());
   config.mcp = std::move(*mcp);
   config.serial = serial::parse_config(document["serial"]);
+  if (auto bridges = parse_bridges(document["bridges"], config.bridges); !bridges) return std::unexpected(bridges.error());
   config.resolved = std::move(document);
   return config;
 }

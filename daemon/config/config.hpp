@@ -49,6 +49,19 @@ struct TtyConfig {
   std::uint32_t baud = 115200;
 };
 
+// One MCP/U microcontroller whose tools mcpud re-exports as "<id>__<tool>".
+struct BridgeConfig {
+  std::string id;                     // tool prefix, e.g. "uno"
+  std::string port;                   // serial device path; empty for TCP
+  std::string tcp;                    // "host:port"; empty for serial
+  std::uint32_t baud = 115200;
+  std::uint32_t reset_wait_ms = 600;  // after opening (DTR resets the board); default 0 for TCP
+  std::uint32_t timeout_ms = 5000;    // per call
+  std::uint32_t retry_max_ms = 5000;  // longest wait between reconnect attempts
+  std::uint32_t max_in_flight = 16;
+  bool operator==(const BridgeConfig&) const = default;
+};
+
 struct Limits {
   std::size_t max_line_bytes = 64 * 1024;
   std::size_t client_queue_bytes = 1024 * 1024;
@@ -66,6 +79,7 @@ struct Config {
   std::vector<PinConfig> pins;
   McpFrontDoors mcp;        // [mcp], [unix_socket], [http]
   serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
+  std::vector<BridgeConfig> bridges;
   nlohmann::json resolved;  // the validated document with defaults, for --check-config
 };
 

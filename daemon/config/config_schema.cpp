@@ -24,6 +24,26 @@ const char* const kConfigSchema = R"json({
         "max_clients": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 256}
       }
     },
+    "bridges": {
+      "type": "array",
+      "default": [],
+      "maxItems": 64,
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id"],
+        "properties": {
+          "id": {"type": "string", "minLength": 1, "maxLength": 32, "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"},
+          "port": {"type": "string", "minLength": 1},
+          "tcp": {"type": "string", "minLength": 3},
+          "baud": {"type": "integer", "minimum": 1, "default": 115200},
+          "reset_wait_ms": {"type": "integer", "minimum": 0, "maximum": 60000},
+          "timeout_ms": {"type": "integer", "minimum": 10, "maximum": 600000, "default": 5000},
+          "retry_max_ms": {"type": "integer", "minimum": 10, "maximum": 3600000, "default": 5000},
+          "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 1024, "default": 16}
+        }
+      }
+    },
     "pins": {
       "type": "array",
       "default": [],

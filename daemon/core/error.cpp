@@ -32,6 +32,7 @@ constexpr std::array kDomainErrors{
     // An argument the schema accepts but the tool cannot use (e.g. 1.5 stop bits
     // with 8 data bits, bad hex): the invalid-params code, with a stable name.
     DomainErrorInfo{DomainError::InvalidArgument, "INVALID_ARGUMENT", rpc_code::kInvalidParams},
+    DomainErrorInfo{DomainError::DeviceError, "DEVICE_ERROR", -32014},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

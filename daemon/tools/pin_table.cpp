@@ -45,7 +45,7 @@ BoardPin* PinTable::find(std::string_view name) {
   for (auto& pin : pins_) {
     if (pin->name() == name) return pin.get();
   }
-  return nullptr;
+  return foreign_ ? foreign_->find_pin(name) : nullptr;
 }
 
 Result<BoardPin*> PinTable::find(const nlohmann::json& pin) {

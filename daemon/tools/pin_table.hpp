@@ -25,10 +25,19 @@ struct BoardPin {
   std::unique_ptr<hal::AnalogInput> adc;
   std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
   hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
+  std::string device;  // the bridged device it is on ("uno"); empty for the board's own pins
 
   int number() const { return config.pin; }
   const std::string& name() const { return config.name; }
   hal::PinType type() const { return config.type; }
+};
+
+// Pins that are not the board's own (those of bridged devices, named
+// "<device>__<pin>"), found by name after the board's own.
+class ForeignPins {
+ public:
+  virtual ~ForeignPins() = default;
+  virtual BoardPin* find_pin(std::string_view name) = 0;
 };
 
 class PinTable {
@@ -44,11 +53,16 @@ class PinTable {
   std::vector<std::unique_ptr<BoardPin>>& pins() { return pins_; }
   const std::vector<std::unique_ptr<BoardPin>>& pins() const { return pins_; }
 
+  // Borrows `foreign` (nullable) for lookups by name; must outlive this table.
+  void set_foreign(ForeignPins* foreign) { foreign_ = foreign; }
+  bool has_foreign() const { return foreign_ != nullptr; }
+
   // Drives every output that has a safe value to it (on exit and before reload).
   void drive_safe_values();
 
  private:
   std::vector<std::unique_ptr<BoardPin>> pins_;
+  ForeignPins* foreign_ = nullptr;
 };
 
 }  // namespace mcpud::tools

@@ -26,6 +26,11 @@ Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view too
                           std::initializer_list<hal::PinType> allowed) {
   auto pin = pins.find(args.at("pin"));
   if (!pin) return pin;
+  if (!(*pin)->device.empty()) {
+    return std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: '" + (*pin)->name() + "' is on bridged device '" +
+                                                                       (*pin)->device + "': call " + (*pin)->device + "__" +
+                                                                       std::string(tool) + " with pin " + std::to_string((*pin)->number())));
+  }
   if (std::find(allowed.begin(), allowed.end(), (*pin)->type()) != allowed.end()) return pin;
   std::string wanted;
   for (const auto type : allowed) wanted += (wanted.empty() ? "" : " or ") + std::string(hal::pin_type_name(type));
@@ -226,7 +231,9 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
   add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
       object_schema({{"pin", kPinNumber}}, {"pin"}), adc_read, true);
 
-  const bool any_sampled = std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
+  // Bridged devices' buffered pins are read through these tools too.
+  const bool any_sampled = pins.has_foreign() ||
+                           std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
   add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
       object_schema({{"pin", kPinNumberOrName}}, {"pin"}), get_pin_summary, true);

@@ -30,18 +30,22 @@ constexpr std::array<std::pair<std::uint32_t, speed_t>, 20> kSpeeds{{
     {1500000, B1500000}, {2000000, B2000000}, {2500000, B2500000}, {3000000, B3000000}, {4000000, B4000000},
 }};
 
-std::optional<speed_t> speed_for(std::uint32_t baud) {
+}  // namespace
+
+std::optional<unsigned> termios_speed(std::uint32_t baud) {
   for (const auto& [rate, speed] : kSpeeds) {
     if (rate == baud) return speed;
   }
   return std::nullopt;
 }
 
+namespace {
+
 std::string errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 }  // namespace
 
-bool supported_baud(std::uint32_t baud) { return speed_for(baud).has_value(); }
+bool supported_baud(std::uint32_t baud) { return termios_speed(baud).has_value(); }
 
 TtyListener::TtyListener(boost::asio::io_context& io, std::string path, std::uint32_t baud, rpc::Engine& engine,
                          SessionSet& sessions, const SessionLimits& limits)
@@ -62,7 +66,7 @@ void TtyListener::close() {
 
 // Raw 8N1, no echo, no flow control, exclusive: the port carries only frames.
 std::expected<int, std::string> TtyListener::open_port() const {
-  const auto speed = speed_for(baud_);
+  const auto speed = termios_speed(baud_);
   if (!speed) return std::unexpected("unsupported baud rate " + std::to_string(baud_));
   const int fd = ::open(path_.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return std::unexpected(errno_text("open"));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -19,6 +20,8 @@ namespace mcpud::transports {
 
 // Whether termios has a speed constant for this rate.
 bool supported_baud(std::uint32_t baud);
+// The termios speed constant (a speed_t) for this rate, if there is one.
+std::optional<unsigned> termios_speed(std::uint32_t baud);
 
 class TtyListener {
  public:

@@ -16,12 +16,13 @@ const std::vector<DomainError> kAllDomainErrors = {
     DomainError::ReadError,        DomainError::WriteError,    DomainError::DeviceDisconnected,
     DomainError::Timeout,          DomainError::NotAuthorized, DomainError::UnknownSession,
     DomainError::PortAlreadyInUse, DomainError::OpenError,     DomainError::Busy,
-    DomainError::TooManyClients,   DomainError::ResourceNotFound,
+    DomainError::TooManyClients,   DomainError::ResourceNotFound, DomainError::InvalidArgument,
+    DomainError::DeviceError,
 };
 
 TEST(DomainErrors, ListInThisTestCoversTheWholeEnum) {
-  // ResourceNotFound is the last enumerator; a new one must be added above (and to error.cpp).
-  EXPECT_EQ(kAllDomainErrors.size(), static_cast<std::size_t>(DomainError::ResourceNotFound) + 1);
+  // DeviceError is the last enumerator; a new one must be added above (and to error.cpp).
+  EXPECT_EQ(kAllDomainErrors.size(), static_cast<std::size_t>(DomainError::DeviceError) + 1);
 }
 
 TEST(DomainErrors, CodesAreInTheServerErrorRange) {

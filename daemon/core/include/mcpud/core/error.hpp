@@ -35,6 +35,7 @@ enum class DomainError {
   TooManyClients,
   ResourceNotFound,
   InvalidArgument,
+  DeviceError,  // a bridged device answered with an error of its own
 };
 
 struct Error {

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// The requests in flight to one device, matched to replies by id: fresh small
+// integer ids, a deadline per request, and the reference firmware's id-0 parse
+// error handled by resending the one request it must have been. Pure logic, no
+// I/O; single-threaded.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcpud/core/tool.hpp"
+
+namespace mcpud::bridge {
+
+class CallTable {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  struct Call {
+    std::int64_t id = 0;
+    std::string line;  // the request as sent (with its "\n"), for a resend
+    ToolReply reply;
+    Clock::time_point deadline;
+    bool resent = false;
+  };
+
+  // AVR firmware reads ids into a 16-bit int: keep them in 1..kMaxId.
+  static constexpr std::int64_t kMaxId = 30000;
+
+  explicit CallTable(std::size_t max_in_flight) : max_in_flight_(max_in_flight) {}
+
+  bool full() const { return calls_.size() >= max_in_flight_; }
+  std::size_t size() const { return calls_.size(); }
+
+  // An id not in flight; wraps after kMaxId.
+  std::int64_t next_id();
+  void insert(Call call);
+  // The call a reply with `id` answers; nullopt for an id we are not waiting on.
+  std::optional<Call> take(std::int64_t id);
+
+  // An id-0 parse error arrived. With exactly one call in flight that was not
+  // yet resent, returns it (marked resent) so the caller writes it again;
+  // otherwise nullopt. `sole_resent` receives the single in-flight call if it
+  // was already resent once (the caller fails it with the device's error).
+  std::optional<std::string> resend_after_id_zero_error(std::optional<Call>& sole_resent);
+
+  // Removes and returns the calls whose deadline is not after `now`.
+  std::vector<Call> take_expired(Clock::time_point now);
+  std::vector<Call> take_all();
+  std::optional<Clock::time_point> earliest_deadline() const;
+
+ private:
+  std::size_t max_in_flight_;
+  std::map<std::int64_t, Call> calls_;
+  std::int64_t last_id_ = 0;
+};
+
+}  // namespace mcpud::bridge

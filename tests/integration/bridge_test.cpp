@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// mcpud bridging MCP/U microcontrollers: the real mcpud binary, a scripted
+// device on a real pty (through a symlink, like /dev/serial/by-id) or a real
+// TCP socket, and a client on mcpud's TCP port.
+
+#include <signal.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "support/configs.hpp"
+#include "support/fixtures.hpp"
+#include "support/scripted_device.hpp"
+
+namespace mcpud::it {
+namespace {
+
+struct BridgeSpec {
+  std::string id;
+  std::string endpoint;  // "port = ..." or "tcp = ..."
+  std::string extra;     // more keys
+};
+
+std::string bridges_toml(const std::vector<BridgeSpec>& bridges) {
+  std::string text;
+  for (const auto& b : bridges) {
+    text += "\n[[bridges]]\nid = \"" + b.id + "\"\n" + b.endpoint + "\nreset_wait_ms = 50\nretry_max_ms = 300\n" +
+            b.extra + "\n";
+  }
+  return text;
+}
+
+std::string serial(const std::filesystem::path& link) { return "port = \"" + link.string() + "\""; }
+std::string tcp(int port) { return "tcp = \"127.0.0.1:" + std::to_string(port) + "\""; }
+
+json find_tool(const json& listing, const std::string& name) {
+  for (const auto& tool : listing["tools"]) {
+    if (tool["name"] == name) return tool;
+  }
+  return json();
+}
+
+json find_pin(const json& listing, const std::string& name) {
+  for (const auto& pin : listing["pins"]) {
+    if (pin["name"] == name) return pin;
+  }
+  return json();
+}
+
+class Bridge : public ::testing::Test {
+ protected:
+  // Writes the config, starts mcpud and connects a client.
+  void start(const std::vector<BridgeSpec>& bridges) {
+    SimConfig config;
+    config.extra_pins = bridges_toml(bridges);
+    config_path_ = daemon_.write_file("mcpud.toml", sim_config_toml(config));
+    port_ = daemon_.start_tcp({"--config", config_path_, "--log-level", "debug"});
+    ASSERT_NE(port_, 0);
+    client_ = LineClient::connect_tcp(port_);
+    ASSERT_TRUE(client_);
+  }
+
+  json listing() { return client_->result("list_tools", json::object(), 10s); }
+  bool has_tool(const std::string& name) { return !find_tool(listing(), name).is_null(); }
+  bool wait_tool(const std::string& name, bool present, Deadline deadline = 20s) {
+    return eventually([&] { return has_tool(name) == present; }, deadline, 50ms);
+  }
+
+  std::filesystem::path link(const std::string& name) { return daemon_.temp_dir().path() / name; }
+
+  DaemonProcess daemon_;
+  std::string config_path_;
+  int port_ = 0;
+  std::optional<LineClient> client_;
+};
+
+TEST_F(Bridge, SerialDeviceToolsAppearPrefixedAndCallsReachTheDevice) {
+  auto device = ScriptedDevice::on_pty({.device = "uno-board"}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "the device's tools never appeared";
+
+  const json all = listing();
+  const json tool = find_tool(all, "uno__gpio_write");
+  EXPECT_EQ(tool["description"], "[uno] Write HIGH or LOW to a digital output pin");
+  EXPECT_EQ(tool["inputSchema"]["required"], json({"pin", "value"}));
+  EXPECT_FALSE(find_tool(all, "uno__read_touch").is_null());
+  EXPECT_FALSE(find_tool(all, "uno__get_info").is_null()) << "the device's own get_info is offered under its prefix";
+  EXPECT_TRUE(find_tool(all, "uno__list_tools").is_null()) << "discovery is mcpud's job";
+  EXPECT_FALSE(find_tool(all, "gpio_write").is_null()) << "the board's own tools stay";
+
+  const json led = find_pin(all, "uno__led");
+  EXPECT_EQ(led["device"], "uno");
+  EXPECT_EQ(led["pin"], 13);
+  EXPECT_EQ(led["type"], "digital_output");
+  EXPECT_FALSE(find_pin(all, "led").is_null()) << "local pins are still listed";
+
+  const json written = client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}});
+  EXPECT_EQ(written, json({{"pin", 13}, {"name", "led"}, {"value", true}}));
+  EXPECT_TRUE(device->led());
+  EXPECT_EQ(client_->result("uno__gpio_read", {{"pin", 13}})["value"], true);
+  EXPECT_EQ(client_->result("uno__get_info")["device"], "uno-board");
+
+  // Boot noise (three lines and an unterminated tail glued to the first reply) did no harm.
+  EXPECT_TRUE(daemon_.wait_for_log("ignoring non-JSON line")) << "boot noise was not seen as such";
+  for (const auto& request : device->requests()) {
+    ASSERT_TRUE(request.is_object()) << "mcpud sent a line that is not JSON: " << request.dump();
+    EXPECT_TRUE(request["id"].is_number_integer()) << request.dump();
+  }
+}
+
+TEST_F(Bridge, DeviceErrorsArePassedOnWithTheirMessageAndADomainCode) {
+  auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+
+  const json wrong_type = client_->call("uno__gpio_write", {{"pin", 34}, {"value", true}});
+  EXPECT_TRUE(is_error(wrong_type, -32002, "WRONG_PIN_TYPE"));
+  EXPECT_TRUE(contains(wrong_type.dump(), "uno: Wrong pin type"));
+  const json missing = client_->call("uno__gpio_read", {{"pin", 7}});
+  EXPECT_TRUE(is_error(missing, -32001, "PIN_NOT_FOUND"));
+  const json no_history = client_->call("get_pin_summary", {{"pin", "uno__led"}});
+  EXPECT_TRUE(is_error(no_history, -32003, "SAMPLING_NOT_ENABLED")) << "remote pins are known to the local pin tools";
+}
+
+TEST_F(Bridge, AvrDeviceWithoutSchemasGetsFallbackSchemas) {
+  auto device = ScriptedDevice::on_pty({.avr = true}, link("ttyACM0"));
+  ASSERT_TRUE(device);
+  start({{"nano", serial(link("ttyACM0"))}});
+  ASSERT_TRUE(wait_tool("nano__gpio_write", true));
+
+  const json all = listing();
+  EXPECT_EQ(find_tool(all, "nano__gpio_write")["inputSchema"]["required"], json({"pin", "value"}));
+  EXPECT_EQ(find_tool(all, "nano__pwm_write")["inputSchema"]["properties"]["duty"]["maximum"], 255);
+  EXPECT_EQ(find_tool(all, "nano__adc_read")["inputSchema"]["required"], json({"pin"}));
+
+  // The fallback schema rejects what the firmware would answer "Bad params" to, naming the field.
+  const std::size_t before = device->count_requests("gpio_write");
+  const json rejected = client_->call("nano__gpio_write", {{"pin", 13}, {"value", 1}});
+  EXPECT_TRUE(is_error(rejected, -32602));
+  EXPECT_TRUE(contains(rejected.dump(), "params.value"));
+  EXPECT_EQ(device->count_requests("gpio_write"), before) << "an invalid call must not reach the device";
+
+  EXPECT_EQ(client_->result("nano__adc_read", {{"pin", 0}})["mv"], 2502);
+  EXPECT_TRUE(find_pin(all, "nano__sensor")["capabilities"].is_null()) << "AVR pins have no sampling";
+}
+
+TEST_F(Bridge, TornRequestAnsweredWithIdZeroParseErrorIsSentAgainOnce) {
+  auto device = ScriptedDevice::on_pty({.tear_first_request = true}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "get_info answered with an id-0 parse error was not resent";
+  EXPECT_EQ(device->count_requests("get_info"), 2u);
+  EXPECT_TRUE(daemon_.wait_for_log("sending it again"));
+}
+
+TEST_F(Bridge, PolledToolIsCalledOnItsIntervalAndNeverOverlaps) {
+  // Each read_touch answer takes longer than the polling interval.
+  auto device = ScriptedDevice::on_pty({.polling_ms = 100, .read_touch_delay_ms = 250}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(eventually([&] { return device->count_requests("read_touch") >= 4; }, 20s)) << "polling did not happen";
+  for (const auto& request : device->requests()) {
+    if (request.is_object() && request["method"] == "read_touch") {
+      EXPECT_EQ(request["params"], json::object());
+    }
+  }
+  EXPECT_FALSE(device->overlapping_polls()) << "a poll was sent while the previous one was unanswered";
+  EXPECT_EQ(find_tool(listing(), "uno__read_touch")["polling"]["interval_ms"], 100)
+      << "the device's polling hint is kept";
+}
+
+// Every sample the device took reaches mcpud's history once: values are 1, 2, 3, ...
+void expect_history_is_complete(LineClient& client, const std::string& pin, ScriptedDevice& device) {
+  json buffer;
+  ASSERT_TRUE(eventually(
+      [&] {
+        buffer = client.result("get_pin_buffer", {{"pin", pin}, {"timestamps", true}});
+        return buffer["values"].size() >= 25;
+      },
+      30s))
+      << "history did not fill: " << buffer.dump();
+  const auto& values = buffer["values"];
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    ASSERT_EQ(values[i].get<double>(), values[i - 1].get<double>() + 1)
+        << "lost or duplicated sample at " << i << ": " << values.dump();
+  }
+  EXPECT_EQ(values[0].get<double>(), 1) << "the first samples were lost: " << values.dump();
+  const auto& stamps = buffer["timestamps_ms"];
+  for (std::size_t i = 1; i < stamps.size(); ++i) EXPECT_GT(stamps[i], stamps[i - 1]);
+  EXPECT_LE(values.back().get<std::int64_t>(), device.samples_taken());
+  const json summary = client.result("get_pin_summary", {{"pin", pin}});
+  EXPECT_EQ(summary["min"], 1);
+  EXPECT_EQ(summary["name"], pin);
+}
+
+TEST_F(Bridge, BufferedPinIsDrainedIntoMcpudsHistoryWithoutDuplicatesByOverlap) {
+  auto device = ScriptedDevice::on_pty({.sample_interval_ms = 50, .buffer_size = 20}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+  const json sensor = find_pin(listing(), "uno__sensor");
+  EXPECT_EQ(sensor["capabilities"]["buffer"], true);
+  EXPECT_EQ(sensor["device"], "uno");
+  expect_history_is_complete(*client_, "uno__sensor", *device);
+}
+
+TEST_F(Bridge, TcpDeviceWithACursorIsDrainedWithoutDuplicates) {
+  auto device =
+      ScriptedDevice::on_tcp({.device = "esp32", .cursor = true, .sample_interval_ms = 50, .buffer_size = 20});
+  ASSERT_TRUE(device);
+  start({{"esp", tcp(device->tcp_port())}});
+  ASSERT_TRUE(wait_tool("esp__read_touch", true));
+  EXPECT_EQ(client_->result("esp__adc_read", {{"pin", 34}})["volts"], 0.413);
+  expect_history_is_complete(*client_, "esp__sensor", *device);
+  for (const auto& request : device->requests()) {
+    if (request.is_object() && request["method"] == "get_pin_buffer") {
+      EXPECT_TRUE(request["params"].contains("since"));
+    }
+  }
+}
+
+TEST_F(Bridge, DeviceThatStopsAnsweringGivesTimeoutAndOthersAreUnaffected) {
+  auto quiet = ScriptedDevice::on_pty({}, link("ttyQUIET"));
+  auto fine = ScriptedDevice::on_tcp({});
+  ASSERT_TRUE(quiet && fine);
+  start({{"quiet", serial(link("ttyQUIET")), "timeout_ms = 300"}, {"esp", tcp(fine->tcp_port())}});
+  ASSERT_TRUE(wait_tool("quiet__gpio_write", true));
+  ASSERT_TRUE(wait_tool("esp__gpio_write", true));
+  quiet->set_muted(true);
+  ASSERT_TRUE(client_->send_line(request_text("quiet__gpio_write", {{"pin", 13}, {"value", true}}, 1)));
+  const json other = client_->call("esp__gpio_read", {{"pin", 13}}, 2);
+  EXPECT_EQ(other["id"], 2) << "the other device answered first, while the first call waits";
+  const json timed_out = json::parse(client_->read_line(10s).value_or("null"));
+  EXPECT_EQ(timed_out["id"], 1);
+  EXPECT_TRUE(is_error(timed_out, -32013, "TIMEOUT"));
+  quiet->set_muted(false);
+  EXPECT_EQ(client_->result("quiet__gpio_write", {{"pin", 13}, {"value", false}})["value"], false)
+      << "the link recovers";
+}
+
+TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenReplugged) {
+  auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+  auto watcher = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(watcher);
+
+  device->set_muted(true);
+  ASSERT_TRUE(client_->send_line(request_text("uno__gpio_write", {{"pin", 13}, {"value", true}}, 7)));
+  ASSERT_TRUE(eventually([&] { return device->count_requests("gpio_write") == 1; }, 10s));
+  device->unplug();
+  const json failed = json::parse(client_->read_line(10s).value_or("null"));
+  EXPECT_EQ(failed["id"], 7);
+  EXPECT_TRUE(is_error(failed, -32012, "DEVICE_DISCONNECTED"));
+  ASSERT_TRUE(wait_tool("uno__gpio_write", false)) << "tools of an unplugged device must go";
+  EXPECT_TRUE(daemon_.wait_for_log("3 non-JSON lines ignored")) << "the boot banner's lines are counted";
+  EXPECT_TRUE(find_pin(listing(), "uno__led").is_null());
+  EXPECT_TRUE(is_error(watcher->call("uno__gpio_write", {{"pin", 13}, {"value", true}}), -32601));
+  EXPECT_EQ(watcher->result("gpio_write", {{"pin", 2}, {"value", true}})["value"], true) << "local pins keep working";
+
+  device->set_muted(false);
+  device->plug_in();
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "tools did not come back after replug";
+  EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}})["value"], true);
+  EXPECT_TRUE(device->led());
+  EXPECT_TRUE(daemon_.running());
+}
+
+TEST_F(Bridge, ReloadKeepsUnchangedBridgesConnectedAndStopsRemovedOnes) {
+  auto uno = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  auto esp = ScriptedDevice::on_tcp({});
+  ASSERT_TRUE(uno && esp);
+  start({{"uno", serial(link("ttyUNO"))}, {"esp", tcp(esp->tcp_port())}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+  ASSERT_TRUE(wait_tool("esp__gpio_write", true));
+
+  SimConfig config;
+  config.extra_pins = bridges_toml({{"uno", serial(link("ttyUNO"))}});
+  daemon_.write_file("mcpud.toml", sim_config_toml(config));
+  daemon_.signal(SIGHUP);
+  ASSERT_TRUE(wait_tool("esp__gpio_write", false)) << "a bridge removed from the config must go";
+  EXPECT_TRUE(has_tool("uno__gpio_write"));
+  EXPECT_EQ(uno->opens(), 1) << "an unchanged bridge stays connected across a reload";
+  EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}})["value"], true);
+}
+
+TEST_F(Bridge, SecondBridgeOnTheSamePortIsRefusedAsInUse) {
+  auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}, {"again", serial(link("ttyUNO"))}});
+  EXPECT_TRUE(daemon_.wait_for_log("in use by another program or component"));
+  EXPECT_TRUE(eventually([&] { return has_tool("uno__gpio_write") || has_tool("again__gpio_write"); }, 20s));
+  EXPECT_FALSE(has_tool("uno__gpio_write") && has_tool("again__gpio_write"));
+}
+
+}  // namespace
+}  // namespace mcpud::it
