@@ -8,6 +8,8 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "app/version.hpp"
+#include "dbus/dbus_service.hpp"
+#include "dbus/pin_rows.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -33,6 +35,8 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
     loaded->ttys.push_back(*tty);
   }
   if (options.log_level) loaded->log_level = *options.log_level;
+  if (options.dbus) loaded->dbus = *options.dbus;
+  if (auto bus = dbus::parse_bus(loaded->dbus); !bus) return std::unexpected("dbus " + bus.error());
   for (const auto& spec : loaded->listen) {
     if (auto endpoint = transports::parse_listen_address(spec); !endpoint) return std::unexpected("listen " + endpoint.error());
   }
@@ -62,6 +66,42 @@ struct Daemon::Impl {
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
 
   transports::SessionLimits limits;  // borrowed by every listener
+  std::unique_ptr<dbus::DbusService> dbus_service;
+
+  dbus::ControlSource control_source(dbus::BusKind bus) {
+    return {[this] { return config.device; },
+            kVersion,
+            [this] { return config.board; },
+            [this] {
+              std::vector<std::string> out;
+              for (const auto& l : tcp_listeners) out.push_back("tcp " + l->local_address());
+              for (const auto& l : tty_listeners) out.push_back("tty " + l->spec());
+              return out;
+            },
+            [this] {
+              std::vector<dbus::ClientRow> out;
+              sessions.for_each(
+                  [&](const transports::Session& s) { out.push_back(sdbus::make_struct(s.transport(), s.peer())); });
+              return out;
+            },
+            [this] { return dbus::pin_rows(*pins); },
+            [this] { return reload(); },
+            std::string(dbus::bus_kind_name(bus))};
+  }
+
+  // The operator's interface; a bus that cannot be had is reported, not fatal:
+  // MCP/U clients are served either way.
+  void open_dbus() {
+    const auto bus = dbus::parse_bus(config.dbus);
+    if (!bus || !*bus) return;
+    dbus_service = std::make_unique<dbus::DbusService>(io, registry, events, control_source(**bus));
+    if (auto opened = dbus_service->open(**bus); !opened) {
+      log::warn("dbus", opened.error(), "; continuing without D-Bus control");
+      dbus_service.reset();
+      return;
+    }
+    log::info("dbus", "serving io.mcpud.Daemon1 on the ", dbus::bus_kind_name(**bus), " bus");
+  }
 
   // Log level and limits take effect at once; limits for connections made from now on.
   void apply_settings() {
@@ -139,29 +179,32 @@ struct Daemon::Impl {
       return false;
     }
     if (!reconcile_listeners()) return false;
+    open_dbus();
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
               pins->pins().size(), " pins, ", registry.size(), " tools");
     return true;
   }
 
-  void reload() {
+  std::expected<void, std::string> reload() {
     log::info("daemon", "reloading ", options.config_path.value_or("the built-in configuration"));
     auto loaded = load_config(options);
     if (!loaded) {
       log::error("config", loaded.error(), "; keeping the running configuration");
-      return;
+      return std::unexpected(loaded.error());
     }
     if (auto applied = apply_pins(*loaded); !applied) {
       log::error("pins", applied.error(), "; keeping the running configuration");
-      return;
+      return std::unexpected(applied.error());
     }
     config = std::move(*loaded);
     apply_settings();
     reconcile_listeners();
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
+    return {};
   }
 
   void shutdown() {
+    if (dbus_service) dbus_service->close();
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();

@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
   cli.add_option("-l,--listen", options.listen, "Serve MCP/U on TCP ADDR:PORT, e.g. 127.0.0.1:3000 or [::1]:3000 (repeatable; replaces the config's list)");
   cli.add_option("-t,--tty", options.ttys, "Serve MCP/U on a serial port PATH[:BAUD], e.g. /dev/ttyGS0:115200 (repeatable)");
   cli.add_option("--log-level", log_level, "debug, info, warn or error")->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
+  std::string dbus_bus;
+  cli.add_option("--dbus", dbus_bus, "Serve the io.mcpud.Daemon1 control interface on the system bus (default), the session bus, or none")
+      ->check(CLI::IsMember({"system", "session", "none"}));
   cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
   cli.add_flag_callback("-V,--version", [] {
     std::cout << "mcpud " << mcpud::app::kVersion << "\n";
@@ -56,6 +59,7 @@ int main(int argc, char** argv) {
     options.log_level = log_level == "warning" ? "warn" : log_level;
     mcpud::log::set_level(*mcpud::log::parse_level(log_level));
   }
+  if (!dbus_bus.empty()) options.dbus = dbus_bus;
   if (!check_path.empty()) {
     options.config_path = check_path;
     return check_config(options);
