@@ -69,7 +69,7 @@ std::vector<dbus::SessionRow> Client::sessions() {
 
 void Client::reload() { proxy_->callMethod("Reload").onInterface(kInterface); }
 
-void Client::watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
+bool Client::watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
                    const std::function<void()>& on_ready) {
   properties();  // fails now, not never, when mcpud is not there
   std::size_t seen = 0;
@@ -89,9 +89,21 @@ void Client::watch(std::size_t count, const std::function<void(const nlohmann::j
                  {"timestamp_ms", timestamp_ms}});
       });
   proxy_->uponSignal("ToolsChanged").onInterface(kInterface).call([&] { deliver({{"signal", "ToolsChanged"}}); });
+  // The bus announces when mcpud's name loses its owner: stop waiting then.
+  bool daemon_left = false;
+  auto bus = dbus::compat::make_proxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
+  bus->uponSignal("NameOwnerChanged")
+      .onInterface("org.freedesktop.DBus")
+      .call([&](const std::string& name, const std::string&, const std::string& new_owner) {
+        if (name != dbus::kBusName || !new_owner.empty()) return;
+        daemon_left = true;
+        connection_->leaveEventLoop();
+      });
   dbus::compat::finish_proxy(*proxy_);
+  dbus::compat::finish_proxy(*bus);
   on_ready();
   connection_->enterEventLoop();
+  return !daemon_left;
 }
 
 }  // namespace mcpud::ctl

@@ -40,8 +40,9 @@ class Client {
 
   // Calls `on_event` with each PinEvent / ToolsChanged signal as JSON
   // ({"signal": "PinEvent", "pin": ..., ...}) until `count` arrived (0: forever).
-  // `on_ready` runs once the subscription is active, before any event.
-  void watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
+  // `on_ready` runs once the subscription is active, before any event. Returns
+  // false when mcpud left the bus (stopped or restarted) before `count` events.
+  bool watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
              const std::function<void()>& on_ready);
 
  private:

@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
       }
     }
     if (*watch) {
-      client.watch(
+      const bool completed = client.watch(
           count,
           [&](const json& event) {
             if (settings.json_output) {
@@ -124,6 +124,10 @@ int main(int argc, char** argv) {
             }
           },
           [] { std::cerr << "mcpuctl: watching io.mcpud.Daemon1 signals\n"; });
+      if (!completed) {
+        std::cerr << "mcpuctl: mcpud left the " << settings.bus << " bus\n";
+        return 1;
+      }
     }
   } catch (const sdbus::Error& e) {
     std::cerr << "mcpuctl: " << reason(e, settings) << "\n";

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "dbus/variant_json.hpp"
+#include "mcpud/core/json_rpc.hpp"
 
 namespace mcpud::dbus {
 namespace {
@@ -19,6 +20,9 @@ using nlohmann::json;
 
 constexpr std::string_view kBridgeOwnerPrefix = "bridge:";
 constexpr const char* kSerialListTool = "serial_list_sessions";
+// Bounds on CallTool's arguments, as the line transports bound a request.
+constexpr std::size_t kMaxArgumentsBytes = 1024 * 1024;
+constexpr std::size_t kMaxArgumentsDepth = 64;
 
 BusError error(std::string_view name, std::string message) {
   return {std::string(kErrorPrefix) + std::string(name), std::move(message)};
@@ -129,7 +133,8 @@ std::vector<ToolRow> Control::tools(bool with_user_tools) const {
   std::vector<ToolRow> rows;
   for (const auto& tool : registry_.tools()) {
     if (tool->annotations.user_only && !with_user_tools) continue;
-    rows.push_back(sdbus::make_struct(tool->name, tool->description, tool->input_schema.dump(), annotations_of(*tool)));
+    rows.push_back(
+        sdbus::make_struct(tool->name, tool->description, rpc::dump(tool->input_schema), annotations_of(*tool)));
   }
   return rows;
 }
@@ -137,6 +142,16 @@ std::vector<ToolRow> Control::tools(bool with_user_tools) const {
 void Control::call_tool(const Caller& caller, const std::string& name, const std::string& arguments_json,
                         BusReply<std::string> reply) const {
   json arguments = json::object();
+  if (arguments_json.size() > kMaxArgumentsBytes) {
+    reply(std::unexpected(
+        error("InvalidArguments", "arguments_json: longer than " + std::to_string(kMaxArgumentsBytes) + " bytes")));
+    return;
+  }
+  if (rpc::nesting_depth(arguments_json) > kMaxArgumentsDepth) {
+    reply(std::unexpected(error(
+        "InvalidArguments", "arguments_json: nested deeper than " + std::to_string(kMaxArgumentsDepth) + " levels")));
+    return;
+  }
   if (!arguments_json.empty()) {
     arguments = json::parse(arguments_json, nullptr, false);
     if (arguments.is_discarded() || !arguments.is_object()) {
@@ -159,7 +174,7 @@ void Control::call_tool(const Caller& caller, const std::string& name, const std
           reply(std::unexpected(to_bus_error(result.error())));
           return;
         }
-        reply(result->dump());
+        reply(rpc::dump(*result));
       },
       "arguments");
 }

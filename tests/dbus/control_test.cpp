@@ -2,6 +2,7 @@
 // The real mcpud on a private session bus, driven by the real mcpuctl (both
 // output modes), busctl (properties, introspection) and SIGHUP.
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -131,6 +132,25 @@ TEST_F(DbusControl, FailedCallsExitNonZeroWithOneLineReason) {
   EXPECT_TRUE(contains(invalid.err, "arguments.duty: 300 is above the maximum 255 (InvalidArguments)")) << invalid.err;
 }
 
+TEST_F(DbusControl, CallToolRefusesMalformedArgumentsAndLivesOn) {
+  start_daemon();
+  const auto busctl_call = [&](const std::string& arguments) {
+    return run_program("/usr/bin/busctl",
+                       {"--address=" + bus_.address(), "call", "io.mcpud.Daemon1", "/io/mcpud/Daemon1",
+                        "io.mcpud.Daemon1", "CallTool", "ss", "gpio_read", arguments});
+  };
+  const auto deep = busctl_call("{\"pin\":" + std::string(100, '[') + std::string(100, ']') + "}");
+  EXPECT_NE(deep.exit_code, 0);
+  EXPECT_TRUE(contains(deep.err, "arguments_json: nested deeper than 64 levels")) << deep.err;
+  const auto not_object = busctl_call("[1]");
+  EXPECT_TRUE(contains(not_object.err, "arguments_json: expected a JSON object")) << not_object.err;
+  const auto wrong_type = busctl_call("{\"pin\":\"x\"}");
+  EXPECT_TRUE(contains(wrong_type.err, "arguments.pin: expected integer, got string")) << wrong_type.err;
+  const auto fine = busctl_call("{\"pin\":2}");
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+  EXPECT_EQ(fine.out, "s \"{\\\"name\\\":\\\"led\\\",\\\"pin\\\":2,\\\"value\\\":false}\"\n");
+}
+
 TEST_F(DbusControl, ClientsAndClientCountSeeTcpClients) {
   start_daemon();
   EXPECT_EQ(property("ClientCount"), "u 0");
@@ -201,6 +221,17 @@ TEST_F(DbusControl, ReloadThatChangesPinsSignalsToolsChanged) {
   EXPECT_EQ(pins[1]["name"], "relay");
 }
 
+TEST_F(DbusControl, WatchEndsWhenTheDaemonStops) {
+  start_daemon();
+  DaemonProcess watch;
+  ASSERT_TRUE(watch.start_program(MCPUCTL_BINARY, {"--bus=session", "watch", "--json"}));
+  ASSERT_TRUE(watch.wait_for_log("watching io.mcpud.Daemon1 signals"));
+  daemon_.signal(SIGTERM);
+  ASSERT_EQ(daemon_.wait_exit(), 0);
+  EXPECT_EQ(watch.wait_exit(20s), 1);
+  EXPECT_TRUE(contains(watch.log(), "mcpuctl: mcpud left the session bus\n")) << watch.log();
+}
+
 TEST_F(DbusControl, ReloadCommandReportsABrokenConfiguration) {
   start_daemon();
   EXPECT_EQ(ctl({"reload"}).out, "mcpud reloaded its configuration\n");
@@ -209,6 +240,20 @@ TEST_F(DbusControl, ReloadCommandReportsABrokenConfiguration) {
   EXPECT_EQ(failed.exit_code, 1);
   EXPECT_TRUE(contains(failed.err, "(ReloadFailed)")) << failed.err;
   EXPECT_EQ(ctl({"status", "--json"}).json()["pin_count"], 5);  // the running configuration stays
+}
+
+TEST_F(DbusControl, BashCompletionOffersToolsAndTheirParameters) {
+  start_daemon();
+  const auto complete = [](const std::string& words, int current) {
+    const std::string script = "PATH=" + std::filesystem::path(MCPUCTL_BINARY).parent_path().string() +
+                               ":$PATH; source " MCPUCTL_COMPLETION "; COMP_WORDS=(" + words +
+                               "); COMP_CWORD=" + std::to_string(current) + "; _mcpuctl; echo \"${COMPREPLY[*]}\"";
+    return run_program("/bin/bash", {"-c", script}).out;
+  };
+  EXPECT_EQ(complete("mcpuctl st", 1), "status\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call gpio_w", 3), "gpio_write\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write ''", 4), "duty= frequency_hz= pin=\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write f", 4), "frequency_hz=\n");
 }
 
 TEST_F(DbusControl, MissingDaemonIsAOneLineFailure) {
