@@ -139,8 +139,8 @@ std::vector<ToolRow> Control::tools(bool with_user_tools) const {
   return rows;
 }
 
-void Control::call_tool(const Caller& caller, const std::string& name, const std::string& arguments_json,
-                        BusReply<std::string> reply) const {
+void Control::call_tool(const std::function<Caller()>& caller, const std::string& name,
+                        const std::string& arguments_json, BusReply<std::string> reply) const {
   json arguments = json::object();
   if (arguments_json.size() > kMaxArgumentsBytes) {
     reply(std::unexpected(
@@ -159,13 +159,14 @@ void Control::call_tool(const Caller& caller, const std::string& name, const std
       return;
     }
   }
-  const auto tool = registry_.find(name);
-  if (tool && tool->annotations.user_only && !may_call_user_only_tools(caller)) {
-    reply(std::unexpected(to_bus_error(Error::domain(
-        DomainError::NotAuthorized, "Not authorized: " + name + " is a user-only tool; uid " +
-                                        std::to_string(caller.uid) + " is neither root nor a member of group '" +
-                                        kAdminGroup + "'"))));
-    return;
+  if (const auto tool = registry_.find(name); tool && tool->annotations.user_only) {
+    if (const Caller who = caller(); !may_call_user_only_tools(who)) {
+      reply(std::unexpected(to_bus_error(Error::domain(
+          DomainError::NotAuthorized, "Not authorized: " + name + " is a user-only tool; uid " +
+                                          std::to_string(who.uid) + " is neither root nor a member of group '" +
+                                          kAdminGroup + "'"))));
+      return;
+    }
   }
   registry_.call(
       name, std::move(arguments),

@@ -62,7 +62,8 @@ class Control {
   std::vector<ToolRow> tools(bool with_user_tools) const;
   // Parses `arguments_json` (an object; empty text means {}), checks the caller
   // for user-only tools, then calls through the registry. `reply` runs once.
-  void call_tool(const Caller& caller, const std::string& name, const std::string& arguments_json,
+  // `caller` is asked only for user-only tools (it costs a bus round trip).
+  void call_tool(const std::function<Caller()>& caller, const std::string& name, const std::string& arguments_json,
                  BusReply<std::string> reply) const;
   std::vector<PinRow> pins() const { return source_.pins(); }
   // One row per bridge: tools whose owner is "bridge:<id>".

@@ -35,7 +35,7 @@ ControlHandlers::ControlHandlers(Control& control, std::function<Caller()> calle
 
 void ControlHandlers::call_tool(sdbus::Result<std::string>&& result, const std::string& name,
                                 const std::string& arguments_json) {
-  control_.call_tool(caller_(), name, arguments_json, reply_through(std::move(result), sent_));
+  control_.call_tool(caller_, name, arguments_json, reply_through(std::move(result), sent_));
 }
 
 void ControlHandlers::list_serial_sessions(sdbus::Result<std::vector<SessionRow>>&& result) {
