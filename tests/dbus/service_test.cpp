@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// User-only (privileged) tools over D-Bus: the service checks the caller itself,
-// whatever the bus policy lets through. The service runs in this process on its
-// own io_context thread with a registry holding one user-only tool; mcpuctl
-// calls it as root and as nobody on a bus that lets everyone call.
+// The D-Bus service in this process, on its own io_context thread, over a
+// registry of test tools that the real daemon does not have yet: a user-only
+// tool (the service checks the caller itself, whatever the bus policy lets
+// through), a tool that answers only later (asynchronous methods), a bridge's
+// tools and the serial tool set's session list. mcpuctl calls it, as root and
+// as nobody, on a bus that lets everyone call.
 #include <unistd.h>
 
 #include <filesystem>
@@ -35,7 +37,7 @@ Tool tool_named(std::string name, bool user_only) {
   return tool;
 }
 
-class DbusUserOnly : public ::testing::Test {
+class DbusServiceInProcess : public ::testing::Test {
  protected:
   void SetUp() override {
     if (::geteuid() != 0) GTEST_SKIP() << "calling as user nobody needs root";
@@ -43,6 +45,16 @@ class DbusUserOnly : public ::testing::Test {
     bus_.export_address();
     ASSERT_TRUE(registry_.add(tool_named("secret", true)));
     ASSERT_TRUE(registry_.add(tool_named("open", false)));
+    Tool hold = tool_named("hold", false);  // answers when "release" is called
+    hold.invoke = [this](json, ToolReply reply) { held_ = std::move(reply); };
+    ASSERT_TRUE(registry_.add(std::move(hold)));
+    Tool release = tool_named("release", false);
+    release.invoke = [this](json, ToolReply reply) {
+      if (held_) held_(json{{"released", true}});
+      held_ = nullptr;
+      reply(json{{"done", true}});
+    };
+    ASSERT_TRUE(registry_.add(std::move(release)));
     auto none = [] { return std::vector<std::string>{}; };
     dbus::ControlSource source{[] { return std::string("test"); },
                                "0.0.0",
@@ -82,9 +94,10 @@ class DbusUserOnly : public ::testing::Test {
   std::unique_ptr<dbus::DbusService> service_;
   std::thread loop_;
   std::string ctl_copy_;
+  ToolReply held_;  // event loop thread only
 };
 
-TEST_F(DbusUserOnly, NobodyMayCallOrdinaryToolsButNotUserOnlyOnes) {
+TEST_F(DbusServiceInProcess, NobodyMayCallOrdinaryToolsButNotUserOnlyOnes) {
   const auto open = as_nobody_ctl({"call", "open", "--json"});
   EXPECT_EQ(open.exit_code, 0) << open.err;
   EXPECT_EQ(open.json(), (json{{"done", true}}));
@@ -95,19 +108,56 @@ TEST_F(DbusUserOnly, NobodyMayCallOrdinaryToolsButNotUserOnlyOnes) {
             "'mcpud' (NotAuthorized)\n");
 }
 
-TEST_F(DbusUserOnly, RootMayCallUserOnlyTools) {
+TEST_F(DbusServiceInProcess, RootMayCallUserOnlyTools) {
   const auto secret = run_ctl({"--bus=session", "call", "secret", "--json"});
   EXPECT_EQ(secret.exit_code, 0) << secret.err;
   EXPECT_EQ(secret.json(), (json{{"done", true}}));
 }
 
-TEST_F(DbusUserOnly, UserOnlyToolsAreListedOnlyOnRequest) {
+TEST_F(DbusServiceInProcess, UserOnlyToolsAreListedOnlyOnRequest) {
   const json listed = run_ctl({"--bus=session", "tools", "--json"}).json();
-  ASSERT_EQ(listed.size(), 1u) << listed.dump();
-  EXPECT_EQ(listed[0]["name"], "open");
+  ASSERT_EQ(listed.size(), 3u) << listed.dump();
+  for (const auto& tool : listed) EXPECT_NE(tool["name"], "secret");
   const json all = run_ctl({"--bus=session", "tools", "--all", "--json"}).json();
-  ASSERT_EQ(all.size(), 2u) << all.dump();
+  ASSERT_EQ(all.size(), 4u) << all.dump();
+  EXPECT_EQ(all[0]["name"], "secret");
   EXPECT_EQ(all[0]["annotations"]["user_only"], true);
+}
+
+TEST_F(DbusServiceInProcess, ASlowToolDoesNotHoldUpOtherCallers) {
+  DaemonProcess slow;
+  ASSERT_TRUE(slow.start_program(MCPUCTL_BINARY, {"--bus=session", "call", "hold", "--json"}));
+  // While "hold" waits for its answer, other calls are served, among them the
+  // one that makes "hold" answer.
+  ASSERT_TRUE(eventually(
+      [&] {
+        return run_ctl({"--bus=session", "call", "release"}).out.find("\"done\": true") != std::string::npos &&
+               !slow.running();
+      },
+      20s));
+  EXPECT_EQ(slow.wait_exit(), 0);
+  EXPECT_EQ(json::parse(slow.stdout_text()), (json{{"released", true}}));
+}
+
+TEST_F(DbusServiceInProcess, BridgesAreToolOwnersNamedBridge) {
+  Tool remote = tool_named("uno__gpio_write", false);
+  remote.owner = "bridge:uno";
+  boost::asio::post(io_, [&, remote] { (void)registry_.add(remote); });
+  ASSERT_TRUE(eventually([&] { return run_ctl({"--bus=session", "bridges"}).out.starts_with("ID"); }, 10s));
+  const json bridges = run_ctl({"--bus=session", "bridges", "--json"}).json();
+  EXPECT_EQ(bridges, json::parse(R"([{"id":"uno","tool_count":1,"details":{}}])"));
+  EXPECT_TRUE(contains(run_ctl({"--bus=session", "status"}).out, "bridges:   uno (1 tools)"));
+}
+
+TEST_F(DbusServiceInProcess, SerialSessionsComeFromTheSerialToolSet) {
+  Tool list = tool_named("serial_list_sessions", false);
+  list.invoke = [](json, ToolReply reply) {
+    reply(json::parse(R"({"sessions":[{"session_id":"s1","port":"/dev/ttyUSB0","baud":115200,"open":true}]})"));
+  };
+  boost::asio::post(io_, [&, list] { (void)registry_.add(list); });
+  ASSERT_TRUE(eventually([&] { return run_ctl({"--bus=session", "sessions"}).out.starts_with("SESSION"); }, 10s));
+  EXPECT_EQ(run_ctl({"--bus=session", "sessions", "--json"}).json(),
+            json::parse(R"([{"session_id":"s1","port":"/dev/ttyUSB0","details":{"baud":115200,"open":true}}])"));
 }
 
 TEST(CtlArguments, AreTypedByTheSchema) {
