@@ -85,6 +85,7 @@ struct Daemon::Impl {
               return out;
             },
             [this] { return dbus::pin_rows(*pins); },
+            [this] { return pins->pins().size(); },
             [this] { return reload(); },
             std::string(dbus::bus_kind_name(bus))};
   }

@@ -122,7 +122,7 @@ Dict Control::info() const {
           {"version", sdbus::Variant{source_.version}},
           {"board", sdbus::Variant{source_.board()}},
           {"uptime_s", sdbus::Variant{uptime_s()}},
-          {"pin_count", sdbus::Variant{static_cast<std::uint32_t>(source_.pins().size())}},
+          {"pin_count", sdbus::Variant{static_cast<std::uint32_t>(source_.pin_count())}},
           {"tool_count", sdbus::Variant{static_cast<std::uint32_t>(registry_.size())}},
           {"client_count", sdbus::Variant{client_count()}},
           {"listeners", sdbus::Variant{source_.listeners()}},

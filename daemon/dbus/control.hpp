@@ -35,7 +35,8 @@ struct ControlSource {
   std::function<std::string()> board;
   std::function<std::vector<std::string>()> listeners;  // "tcp 127.0.0.1:3000", "tty /dev/ttyGS0:115200"
   std::function<std::vector<ClientRow>()> clients;
-  std::function<std::vector<PinRow>()> pins;
+  std::function<std::vector<PinRow>()> pins;  // reads every pin
+  std::function<std::size_t()> pin_count;
   std::function<std::expected<void, std::string>()> reload;
   std::string bus;  // "system" or "session", reported by GetInfo
 };

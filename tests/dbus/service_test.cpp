@@ -62,6 +62,7 @@ class DbusServiceInProcess : public ::testing::Test {
                                none,
                                [] { return std::vector<dbus::ClientRow>{}; },
                                [] { return std::vector<dbus::PinRow>{}; },
+                               [] { return std::size_t{0}; },
                                [] { return std::expected<void, std::string>{}; },
                                "session"};
     service_ = std::make_unique<dbus::DbusService>(io_, registry_, events_, std::move(source));
