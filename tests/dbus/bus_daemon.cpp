@@ -3,6 +3,8 @@
 
 #include <sys/stat.h>
 
+#include <csignal>
+
 #include <cstdlib>
 
 #include <gtest/gtest.h>
@@ -66,6 +68,15 @@ BusDaemon::BusDaemon(Kind kind, const std::string& policy_file) : kind_(kind) {
 
 void BusDaemon::export_address() const {
   ::setenv(kind_ == Kind::Session ? "DBUS_SESSION_BUS_ADDRESS" : "DBUS_SYSTEM_BUS_ADDRESS", address_.c_str(), 1);
+}
+
+}  // namespace mcpud::it
+
+namespace mcpud::it {
+
+void BusDaemon::kill() {
+  process_.signal(SIGKILL);
+  process_.wait_exit();
 }
 
 }  // namespace mcpud::it

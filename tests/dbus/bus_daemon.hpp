@@ -24,6 +24,8 @@ class BusDaemon {
   // Points DBUS_SESSION_BUS_ADDRESS or DBUS_SYSTEM_BUS_ADDRESS (by kind) of this
   // process, and so of every child started after, at this bus.
   void export_address() const;
+  // Stops dbus-daemon, as a crash of the bus would.
+  void kill();
 
  private:
   Kind kind_;

@@ -256,6 +256,16 @@ TEST_F(DbusControl, BashCompletionOffersToolsAndTheirParameters) {
   EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write f", 4), "frequency_hz=\n");
 }
 
+TEST_F(DbusControl, LosingTheBusLeavesMcpUClientsServed) {
+  start_daemon();
+  auto client = LineClient::connect_tcp(port_, 5s);
+  ASSERT_TRUE(client);
+  bus_.kill();
+  ASSERT_TRUE(daemon_.wait_for_log("D-Bus control is off until restart")) << daemon_.log();
+  EXPECT_EQ(client->call("gpio_read", json{{"pin", 2}}, 1)["result"]["name"], "led");
+  EXPECT_TRUE(daemon_.running());
+}
+
 TEST_F(DbusControl, MissingDaemonIsAOneLineFailure) {
   const auto r = ctl({"status"});
   EXPECT_EQ(r.exit_code, 1);
