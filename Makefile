@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench deb clean
 
 all: build
 
@@ -31,6 +31,11 @@ test: build
 
 bench: build
 	./tests/bench/run-bench.sh $(BUILD_DIR)
+
+# The Debian package, built on this machine (e.g. on the Pi): build/deb/out/mcpud_*.deb
+deb:
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get build-dep -y ./
+	./tests/package/build_deb.sh . $(BUILD_DIR)/deb
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "app/service_notifier.hpp"
 #include "app/version.hpp"
 #include "dbus/dbus_service.hpp"
 #include "dbus/pin_rows.hpp"
@@ -86,7 +87,12 @@ struct Daemon::Impl {
             },
             [this] { return dbus::pin_rows(*pins); },
             [this] { return pins->pins().size(); },
-            [this] { return reload(); },
+            [this] {
+              notifier.reloading();  // as on SIGHUP
+              auto reloaded = reload();
+              notifier.ready();
+              return reloaded;
+            },
             std::string(dbus::bus_kind_name(bus))};
   }
 
@@ -104,6 +110,15 @@ struct Daemon::Impl {
     log::info("dbus", "serving io.mcpud.Daemon1 on the ", dbus::bus_kind_name(**bus), " bus");
   }
 
+  ServiceNotifier notifier{io, take_notify_environment(), [this] { return status(); }};
+
+  // One line for `systemctl status`.
+  std::string status() const {
+    return std::to_string(sessions.size()) + " clients (tcp " + std::to_string(sessions.count("tcp")) + ", tty " +
+           std::to_string(sessions.count("tty")) + "); " + std::to_string(pins ? pins->pins().size() : 0) +
+           " pins, " + std::to_string(registry.size()) + " tools";
+  }
+
   // Log level and limits take effect at once; limits for connections made from now on.
   void apply_settings() {
     if (auto level = log::parse_level(config.log_level)) log::set_level(*level);
@@ -118,18 +133,42 @@ struct Daemon::Impl {
                                          [this] { return pins->pins().size(); }, [this] { return config.board; }});
   }
 
-  // Replaces the board's pins and their tools with those of `next`.
+  // Replaces the board's pins and their tools with those of `next`. Real GPIO
+  // lines and PWM channels are held exclusively, so the running ones are freed
+  // first and taken back if the new set cannot be built.
   std::expected<void, std::string> apply_pins(const config::Config& next) {
+    const bool held = pins && config.board != "sim";
+    if (held) release_pins();
     auto table = tools::PinTable::build(next);
-    if (!table) return std::unexpected(table.error().message);
+    if (!table) {
+      if (held) {
+        if (auto again = tools::PinTable::build(config)) install_pins(std::move(*again));
+        else {
+          log::error("pins", "cannot take back the running pins: ", again.error().message);
+          install_pins(std::make_unique<tools::PinTable>());
+        }
+      }
+      return std::unexpected(table.error().message);
+    }
+    install_pins(std::move(*table));
+    return {};
+  }
+
+  void release_pins() {
+    if (sampling) sampling->stop();
+    sampling.reset();
+    registry.remove_owner(tools::kPinToolsOwner);
+    pins.reset();
+  }
+
+  void install_pins(std::unique_ptr<tools::PinTable> table) {
     ToolRegistry::Batch batch(registry);
     if (sampling) sampling->stop();
     registry.remove_owner(tools::kPinToolsOwner);
-    pins = std::move(*table);
+    pins = std::move(table);
     tools::register_pin_tools(registry, *pins);
     sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
     sampling->start();
-    return {};
   }
 
   // Opens listeners the configuration names and closes those it no longer does;
@@ -205,6 +244,7 @@ struct Daemon::Impl {
   }
 
   void shutdown() {
+    notifier.stopping();
     if (dbus_service) dbus_service->close();
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
@@ -219,7 +259,9 @@ struct Daemon::Impl {
     signals.async_wait([this](boost::system::error_code ec, int signal) {
       if (ec) return;
       if (signal == SIGHUP) {
+        notifier.reloading();
         reload();
+        notifier.ready();
         wait_for_signal();
         return;
       }
@@ -238,6 +280,7 @@ int Daemon::run() {
     impl_->shutdown();
     return 1;
   }
+  impl_->notifier.ready();  // the listeners are bound
   impl_->wait_for_signal();
   impl_->io.run();
   return 0;

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "config/config_schema.hpp"
+#include "config/hardware_config.hpp"
 #include "mcpud/core/schema.hpp"
 
 namespace mcpud::config {
@@ -118,7 +119,7 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
   return {};
 }
 
-std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string& where) {
+std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string& where, const std::string& board) {
   PinConfig pin;
   pin.name = j.at("name").get<std::string>();
   pin.pin = j.at("pin").get<int>();
@@ -144,6 +145,7 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
       pin.sim_input.loopback_from.empty()) {
     return std::unexpected(where + ".sim.from: a loopback input needs the name of a digital_output");
   }
+  if (auto hardware = parse_hardware_keys(j, where, board, pin); !hardware) return std::unexpected(hardware.error());
   return pin;
 }
 
@@ -175,6 +177,7 @@ std::expected<Config, std::string> from_json(json document) {
   Config config;
   config.device = document["device"].get<std::string>();
   config.board = document["board"].get<std::string>();
+  config.pwm_sysfs_root = document["pwm_sysfs_root"].get<std::string>();
   config.listen = document["listen"].get<std::vector<std::string>>();
   for (std::size_t i = 0; i < document["tty"].size(); ++i) {
     auto tty = parse_tty(document["tty"][i].get<std::string>());
@@ -186,8 +189,11 @@ std::expected<Config, std::string> from_json(json document) {
   const auto& limits = document["limits"];
   config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
                    limits["max_clients"].get<std::size_t>()};
+  if (config.board == "none" && !document["pins"].empty()) {
+    return std::unexpected("pins: board \"none\" has no pins; remove them or choose a board");
+  }
   for (std::size_t i = 0; i < document["pins"].size(); ++i) {
-    auto pin = parse_pin(document["pins"][i], "pins[" + std::to_string(i) + "]");
+    auto pin = parse_pin(document["pins"][i], "pins[" + std::to_string(i) + "]", config.board);
     if (!pin) return std::unexpected(pin.error());
     config.pins.push_back(std::move(*pin));
   }

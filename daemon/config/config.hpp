@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/sampler.hpp"
+#include "mcpud/hal/gpio.hpp"
+#include "mcpud/hal/iio_adc.hpp"
 #include "mcpud/hal/pins.hpp"
 #include "mcpud/hal/sim_board.hpp"
 
@@ -30,6 +32,14 @@ struct PinConfig {
   std::optional<SamplingOptions> sampling;  // inputs
   hal::SimInputSpec sim_input;          // board "sim", digital_input
   hal::SimAnalogSpec sim_analog;        // board "sim", adc_input
+  // Boards "raspberrypi" and "linux" (daemon/config/hardware_config.cpp):
+  hal::LineAddress line;                // digital pins: chip and line
+  hal::OutputSpec gpio_output;          // digital_output
+  hal::InputSpec gpio_input;            // digital_input
+  hal::IioChannelSpec iio;              // adc_input
+  std::string pwm_chip;                 // pwm_output: "pwmchip0"
+  unsigned pwm_channel = 0;
+  bool pwm_inverted = false;
 };
 
 struct TtyConfig {
@@ -45,7 +55,8 @@ struct Limits {
 
 struct Config {
   std::string device = "mcpud";
-  std::string board = "sim";
+  std::string board = "sim";  // "sim", "raspberrypi" or "linux"
+  std::string pwm_sysfs_root = "/sys/class/pwm";
   std::vector<std::string> listen;  // "host:port", "[v6]:port"
   std::vector<TtyConfig> ttys;
   std::string log_level = "info";

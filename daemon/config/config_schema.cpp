@@ -9,7 +9,8 @@ const char* const kConfigSchema = R"json({
   "additionalProperties": false,
   "properties": {
     "device": {"type": "string", "minLength": 1, "maxLength": 64, "default": "mcpud"},
-    "board": {"type": "string", "enum": ["sim"], "default": "sim"},
+    "board": {"type": "string", "enum": ["sim", "raspberrypi", "linux", "none"], "default": "sim"},
+    "pwm_sysfs_root": {"type": "string", "minLength": 1, "default": "/sys/class/pwm"},
     "listen": {"type": "array", "items": {"type": "string", "minLength": 3}, "default": ["127.0.0.1:3000"]},
     "tty": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
     "log_level": {"type": "string", "enum": ["debug", "info", "warn", "error"], "default": "info"},
@@ -43,7 +44,29 @@ const char* const kConfigSchema = R"json({
           "pwm": {
             "type": "object",
             "additionalProperties": false,
-            "properties": {"frequency_hz": {"type": "integer", "minimum": 1, "maximum": 100000000, "default": 1000}}
+            "properties": {
+              "frequency_hz": {"type": "integer", "minimum": 1, "maximum": 100000000, "default": 1000},
+              "chip": {"type": "string", "minLength": 1},
+              "channel": {"type": "integer", "minimum": 0, "maximum": 1023},
+              "polarity": {"type": "string", "enum": ["normal", "inversed"]}
+            }
+          },
+          "chip": {"type": "string", "minLength": 1},
+          "line": {"type": ["integer", "string"], "minimum": 0, "maximum": 65535, "minLength": 1},
+          "active_low": {"type": "boolean"},
+          "drive": {"type": "string", "enum": ["push-pull", "open-drain", "open-source"]},
+          "bias": {"type": "string", "enum": ["as-is", "disabled", "pull-up", "pull-down"]},
+          "events": {"type": "string", "enum": ["none", "rising", "falling", "both"]},
+          "debounce_ms": {"type": "integer", "minimum": 0, "maximum": 1000},
+          "iio": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["device", "channel"],
+            "properties": {
+              "device": {"type": "string", "minLength": 1},
+              "channel": {"type": "string", "minLength": 1},
+              "uri": {"type": "string", "minLength": 1}
+            }
           },
           "sampling": {
             "type": "object",

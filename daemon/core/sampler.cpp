@@ -31,7 +31,7 @@ void PinSampler::add(double value, std::int64_t timestamp_ms) {
   summary_.mean += (value - summary_.mean) / static_cast<double>(summary_.count);
   buffer_.push({value, timestamp_ms});
   if (options_.thresholds) check_thresholds(value, timestamp_ms);
-  if (options_.edges != EdgeMode::None && !first && (previous != 0) != (value != 0)) {
+  if (options_.edges != EdgeMode::None && !options_.hardware_edges && !first && (previous != 0) != (value != 0)) {
     add_edge(value != 0, timestamp_ms);
   }
 }

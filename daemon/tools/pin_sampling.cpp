@@ -10,6 +10,7 @@
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
+#include "tools/pin_edges.hpp"
 #include "tools/pin_table.hpp"
 
 namespace mcpud::tools {
@@ -33,13 +34,25 @@ std::optional<double> read_sample(BoardPin& pin) {
 
 }  // namespace
 
+void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& events) {
+  const auto slice = pin.sampler->events().read(since, pin.sampler->events().capacity());
+  for (const auto* entry : slice.entries) {
+    const auto& e = entry->item;
+    nlohmann::json data = {{"pin", pin.number()},       {"name", pin.name()},
+                           {"type", event_type_name(e.type)}, {"value", e.value},
+                           {"timestamp_ms", e.timestamp_ms}, {"seq", entry->seq}};
+    if (e.threshold) data["threshold"] = *e.threshold;
+    events.publish({EventKind::PinEvent, pin.name(), std::move(data)});
+  }
+}
+
 struct PinSampling::Impl {
   struct PinTimer {
     BoardPin* pin;
     boost::asio::steady_timer timer;
   };
 
-  Impl(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events) {}
+  Impl(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events), edges(io, pins, events) {}
 
   void schedule(PinTimer& entry) {
     const auto interval = std::chrono::milliseconds(entry.pin->sampler->options().interval_ms);
@@ -60,26 +73,14 @@ struct PinSampling::Impl {
     if (!value) return;
     const auto before = pin.sampler->events().last_seq();
     pin.sampler->add(*value, now_ms());
-    publish_events_since(pin, before);
-  }
-
-  // Publishes the events the pin's sampler queued after sequence number `since`.
-  void publish_events_since(const BoardPin& pin, std::uint64_t since) {
-    const auto slice = pin.sampler->events().read(since, pin.sampler->events().capacity());
-    for (const auto* entry : slice.entries) {
-      const auto& e = entry->item;
-      nlohmann::json data = {{"pin", pin.number()},       {"name", pin.name()},
-                             {"type", event_type_name(e.type)}, {"value", e.value},
-                             {"timestamp_ms", e.timestamp_ms}, {"seq", entry->seq}};
-      if (e.threshold) data["threshold"] = *e.threshold;
-      events.publish({EventKind::PinEvent, pin.name(), std::move(data)});
-    }
+    publish_pin_events(pin, before, events);
   }
 
   boost::asio::io_context& io;
   PinTable& pins;
   EventHub& events;
   std::vector<std::unique_ptr<PinTimer>> timers;
+  PinEdges edges;  // hardware edge events, read when their fds are readable
 };
 
 PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events)
@@ -88,8 +89,9 @@ PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& 
 PinSampling::~PinSampling() { stop(); }
 
 void PinSampling::start() {
+  impl_->edges.start();
   for (auto& pin : impl_->pins.pins()) {
-    if (!pin->sampler) continue;
+    if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
     impl_->sample(*pin);
     auto entry = std::make_unique<Impl::PinTimer>(Impl::PinTimer{pin.get(), boost::asio::steady_timer(impl_->io)});
     entry->timer.expires_at(std::chrono::steady_clock::now());
@@ -99,6 +101,7 @@ void PinSampling::start() {
 }
 
 void PinSampling::stop() {
+  impl_->edges.stop();
   for (auto& entry : impl_->timers) entry->timer.cancel();
   impl_->timers.clear();
 }

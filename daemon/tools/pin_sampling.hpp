@@ -4,6 +4,7 @@
 // samples cause.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 namespace boost::asio {
@@ -17,6 +18,11 @@ class EventHub;
 namespace mcpud::tools {
 
 class PinTable;
+struct BoardPin;
+
+// Publishes the events `pin`'s sampler queued after sequence number `since` as
+// EventKind::PinEvent.
+void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& events);
 
 class PinSampling {
  public:

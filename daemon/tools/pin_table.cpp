@@ -5,40 +5,20 @@
 #include <limits>
 
 #include "mcpud/core/log.hpp"
-#include "mcpud/hal/sim_board.hpp"
+#include "boards/board_kinds.hpp"
 
 namespace mcpud::tools {
-namespace {
-
-// Creates the hardware side of one pin on the simulated board.
-Result<void> attach_sim(hal::SimBoard& board, BoardPin& pin) {
-  const auto& c = pin.config;
-  switch (c.type) {
-    case hal::PinType::DigitalOutput: pin.output = board.digital_output(c.name, c.initial); break;
-    case hal::PinType::DigitalInput: {
-      auto input = board.digital_input(c.sim_input);
-      if (!input) return std::unexpected(Error::internal("pin '" + c.name + "': " + input.error().message));
-      pin.input = std::move(*input);
-      break;
-    }
-    case hal::PinType::PwmOutput: pin.pwm = board.pwm_output(c.frequency_hz); break;
-    case hal::PinType::AdcInput: pin.adc = board.analog_input(c.sim_analog); break;
-  }
-  return {};
-}
-
-}  // namespace
 
 Result<std::unique_ptr<PinTable>> PinTable::build(const config::Config& config) {
   auto table = std::make_unique<PinTable>();
-  hal::SimBoard board;
+  auto factory = boards::make_pin_factory(config);
   // Outputs first, so loopback inputs find the output they are wired to.
   for (const bool outputs_pass : {true, false}) {
     for (const auto& pin_config : config.pins) {
       if ((pin_config.type == hal::PinType::DigitalOutput) != outputs_pass) continue;
       auto pin = std::make_unique<BoardPin>();
       pin->config = pin_config;
-      if (auto attached = attach_sim(board, *pin); !attached) return std::unexpected(attached.error());
+      if (auto attached = factory->attach(*pin); !attached) return std::unexpected(attached.error());
       if (pin_config.sampling) pin->sampler = std::make_unique<PinSampler>(*pin_config.sampling);
       table->pins_.push_back(std::move(pin));
     }

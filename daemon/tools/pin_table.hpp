@@ -12,6 +12,7 @@
 #include "config/config.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/sampler.hpp"
+#include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pins.hpp"
 
 namespace mcpud::tools {
@@ -23,6 +24,7 @@ struct BoardPin {
   std::unique_ptr<hal::PwmOutput> pwm;
   std::unique_ptr<hal::AnalogInput> adc;
   std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
+  hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
 
   int number() const { return config.pin; }
   const std::string& name() const { return config.name; }

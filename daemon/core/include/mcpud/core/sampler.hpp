@@ -26,12 +26,15 @@ struct Thresholds {
 };
 
 struct SamplingOptions {
-  std::uint32_t interval_ms = 1000;
+  std::uint32_t interval_ms = 1000;  // 0: never sampled on a timer (edges only)
   std::size_t buffer_size = 0;  // 0: no ring buffer
   bool summary = true;
   std::optional<Thresholds> thresholds;
   EdgeMode edges = EdgeMode::None;
   std::size_t event_capacity = 64;
+  // Edges come from the hardware (add_edge, e.g. a GPIO line's events), not from
+  // comparing samples, so one edge is never queued twice.
+  bool hardware_edges = false;
 
   bool events_enabled() const { return thresholds.has_value() || edges != EdgeMode::None; }
 };

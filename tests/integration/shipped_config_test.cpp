@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// The configuration the package installs as /etc/mcpud/mcpud.toml: valid, and
+// safe as shipped (no pins, loopback only), yet get_info and list_tools answer.
+#include <fstream>
+#include <sstream>
+
+#include "support/fixtures.hpp"
+
+namespace mcpud::it {
+namespace {
+
+TEST(ShippedConfig, PassesCheckConfigWithNoPinsAndLoopbackOnly) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.start({"--check-config", MCPUD_SHIPPED_CONFIG}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0);
+  EXPECT_TRUE(contains(daemon.log(), "OK, 0 pins"));
+  const json resolved = json::parse(daemon.stdout_text(), nullptr, false);
+  ASSERT_TRUE(resolved.is_object()) << daemon.stdout_text();
+  EXPECT_EQ(resolved["board"], "none");
+  EXPECT_EQ(resolved["pins"], json::array());
+  EXPECT_EQ(resolved["tty"], json::array());
+  ASSERT_TRUE(resolved["listen"].is_array());
+  for (const auto& address : resolved["listen"]) EXPECT_TRUE(address.get<std::string>().starts_with("127.0.0.1:"));
+}
+
+TEST(ShippedConfig, TheDaemonServesDiscoveryWithoutClaimingAnyPin) {
+  DaemonProcess daemon;
+  // --listen replaces the shipped port 3000 with a free one; everything else as shipped.
+  const int port = daemon.start_tcp({"--config", MCPUD_SHIPPED_CONFIG});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  const json info = client->result("get_info");
+  EXPECT_EQ(info["device"], "mcpud");
+  EXPECT_EQ(info["board"], "none");
+  EXPECT_EQ(info["pin_count"], 0);
+  const json listing = client->result("list_tools");
+  EXPECT_EQ(listing["pins"], json::array());
+  // No pin exists, so nothing can be driven: writes name the missing pin.
+  const json write = client->call("gpio_write", {{"pin", 2}, {"value", true}});
+  EXPECT_EQ(write["error"]["data"]["code"], "PIN_NOT_FOUND") << write;
+}
+
+}  // namespace
+}  // namespace mcpud::it

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds (or reuses) a small x86_64 kernel with gpio-sim, iio_dummy and a USB serial
+# gadget from Debian's linux-source-6.1, cached on the fragment's hash and the
+# source package's version. Prints the bzImage path on stdout.
+set -euo pipefail
+
+cache_dir=${1:?usage: build-kernel.sh CACHE_DIR FRAGMENT}
+fragment=$(realpath "${2:?usage: build-kernel.sh CACHE_DIR FRAGMENT}")
+tarball=/usr/src/linux-source-6.1.tar.xz
+
+[ -r "$tarball" ] || { echo "build-kernel: $tarball missing (install linux-source-6.1)" >&2; exit 2; }
+version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+hash=$(sha256sum "$fragment" | cut -c1-16)
+key="linux-${version//[^A-Za-z0-9.]/_}-$hash"
+image="$cache_dir/$key/bzImage"
+
+mkdir -p "$cache_dir"
+exec 9>"$cache_dir/.lock"
+flock 9
+if [ -s "$image" ]; then
+  echo "$image"
+  exit 0
+fi
+
+work="$cache_dir/$key/src"
+rm -rf "$work"
+mkdir -p "$work"
+echo "build-kernel: unpacking $tarball ($version)" >&2
+tar -xJf "$tarball" -C "$work" --strip-components=1
+cd "$work"
+make -s tinyconfig >&2
+scripts/kconfig/merge_config.sh -m .config "$fragment" >&2
+make -s olddefconfig >&2
+missing=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=y$/\1/p' "$fragment" | while read -r opt; do
+  grep -qx "$opt=y" .config || echo "$opt"
+done)
+[ -z "$missing" ] || echo "build-kernel: warning: not enabled after olddefconfig: $missing" >&2
+echo "build-kernel: building bzImage (a few minutes)" >&2
+make -s -j"$(nproc)" bzImage >&2
+cp arch/x86/boot/bzImage "$image.tmp"
+mv "$image.tmp" "$image"
+cd /
+rm -rf "$work"
+echo "$image"
