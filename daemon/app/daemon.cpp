@@ -11,6 +11,8 @@
 #include "app/mcp_front_doors.hpp"
 #include "app/version.hpp"
 #include "bridge/bridge_set.hpp"
+#include "dbus/dbus_service.hpp"
+#include "dbus/pin_rows.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -41,6 +43,8 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
   if (auto env = serial::apply_environment(loaded->serial, std::getenv); !env) {
     return std::unexpected("environment: " + env.error());
   }
+  if (options.dbus) loaded->dbus = *options.dbus;
+  if (auto bus = dbus::parse_bus(loaded->dbus); !bus) return std::unexpected("dbus " + bus.error());
   for (const auto& spec : loaded->listen) {
     if (auto endpoint = transports::parse_listen_address(spec); !endpoint) return std::unexpected("listen " + endpoint.error());
   }
@@ -77,6 +81,49 @@ struct Daemon::Impl {
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
   transports::SessionLimits limits;  // borrowed by every listener
+  std::unique_ptr<dbus::DbusService> dbus_service;
+
+  dbus::ControlSource control_source(dbus::BusKind bus) {
+    return {[this] { return config.device; },
+            kVersion,
+            [this] { return config.board; },
+            [this] {
+              std::vector<std::string> out;
+              for (const auto& l : tcp_listeners) out.push_back("tcp " + l->local_address());
+              for (const auto& l : tty_listeners) out.push_back("tty " + l->spec());
+              return out;
+            },
+            [this] {
+              std::vector<dbus::ClientRow> out;
+              sessions.for_each(
+                  [&](const transports::Session& s) { out.push_back(sdbus::make_struct(s.transport(), s.peer())); });
+              return out;
+            },
+            [this] { return dbus::pin_rows(*pins); },
+            [this] { return pins->pins().size(); },
+            [this] {
+              notifier.reloading();  // as on SIGHUP
+              auto reloaded = reload();
+              notifier.ready();
+              return reloaded;
+            },
+            std::string(dbus::bus_kind_name(bus))};
+  }
+
+  // The operator's interface; a bus that cannot be had is reported, not fatal:
+  // MCP/U clients are served either way.
+  void open_dbus() {
+    const auto bus = dbus::parse_bus(config.dbus);
+    if (!bus || !*bus) return;
+    dbus_service = std::make_unique<dbus::DbusService>(io, registry, events, control_source(**bus));
+    if (auto opened = dbus_service->open(**bus); !opened) {
+      log::warn("dbus", opened.error(), "; continuing without D-Bus control");
+      dbus_service.reset();
+      return;
+    }
+    log::info("dbus", "serving io.mcpud.Daemon1 on the ", dbus::bus_kind_name(**bus), " bus");
+  }
+
   ServiceNotifier notifier{io, take_notify_environment(), [this] { return status(); }};
 
   // One line for `systemctl status`.
@@ -214,29 +261,30 @@ struct Daemon::Impl {
     apply_serial();
     if (!reconcile_listeners()) return false;
     bridges.reconcile(config.bridges);
+    open_dbus();
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
               pins->pins().size(), " pins, ", registry.size(), " tools");
     return true;
   }
 
-  void reload() {
+  std::expected<void, std::string> reload() {
     log::info("daemon", "reloading ", options.config_path.value_or("the built-in configuration"));
     auto loaded = load_config(options);
-    if (!loaded) {
-      log::error("config", loaded.error(), "; keeping the running configuration");
-      events.publish({EventKind::Log, "config", {{"level", "error"}, {"message", "reload failed: " + loaded.error()}}});
-      return;
-    }
-    if (auto applied = apply_pins(*loaded); !applied) {
-      log::error("pins", applied.error(), "; keeping the running configuration");
-      return;
-    }
+    // Clients see a failed reload too (MCP notifications/message).
+    const auto refuse = [this](std::string_view category, const std::string& why) {
+      log::error(category, why, "; keeping the running configuration");
+      events.publish({EventKind::Log, std::string(category), {{"level", "error"}, {"message", "reload failed: " + why}}});
+      return std::unexpected(why);
+    };
+    if (!loaded) return refuse("config", loaded.error());
+    if (auto applied = apply_pins(*loaded); !applied) return refuse("pins", applied.error());
     config = std::move(*loaded);
     apply_settings();
     apply_serial();
     reconcile_listeners();
     bridges.reconcile(config.bridges);
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
+    return {};
   }
 
   void shutdown() {
@@ -244,6 +292,7 @@ struct Daemon::Impl {
     stopped = true;
     notifier.stopping();
     mcp.close();
+    if (dbus_service) dbus_service->close();
     for (auto& l : tcp_listeners) l->close();
     for (auto& l : tty_listeners) l->close();
     sessions.close_all();

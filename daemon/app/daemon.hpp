@@ -19,6 +19,7 @@ struct Options {
   std::vector<std::string> ttys;           // --tty: added to the config's list
   std::optional<std::string> log_level;    // --log-level: wins over the config
   McpOptions mcp;                          // --stdio, --unix, --http
+  std::optional<std::string> dbus;         // --dbus system|session|none: wins over the config
 };
 
 // Loads the configuration the options point at (file or built-in).

@@ -55,6 +55,9 @@ int main(int argc, char** argv) {
   cli.add_option("--http", options.mcp.http,
                  "Serve MCP Streamable HTTP at http://ADDR:PORT/mcp, e.g. 127.0.0.1:8080 (replaces [http] listen; \"\" disables)");
   cli.add_option("--log-level", log_level, "debug, info, warn or error")->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
+  std::string dbus_bus;
+  cli.add_option("--dbus", dbus_bus, "Serve the io.mcpud.Daemon1 control interface on the system bus (default), the session bus, or none")
+      ->check(CLI::IsMember({"system", "session", "none"}));
   cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
   cli.add_flag_callback("-V,--version", [] {
     std::cout << "mcpud " << mcpud::app::kVersion << "\n";
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
     options.log_level = log_level == "warning" ? "warn" : log_level;
     mcpud::log::set_level(*mcpud::log::parse_level(log_level));
   }
+  if (!dbus_bus.empty()) options.dbus = dbus_bus;
   if (!check_path.empty()) {
     options.config_path = check_path;
     return check_config(options);

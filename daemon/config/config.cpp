@@ -222,6 +222,7 @@ std::expected<Config, std::string> from_json(json document) {
     config.ttys.push_back(*tty);
   }
   config.log_level = document["log_level"].get<std::string>();
+  config.dbus = document["dbus"].get<std::string>();
   const auto& limits = document["limits"];
   config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
                    limits["max_clients"].get<std::size_t>()};

@@ -75,6 +75,7 @@ struct Config {
   std::vector<std::string> listen;  // "host:port", "[v6]:port"
   std::vector<TtyConfig> ttys;
   std::string log_level = "info";
+  std::string dbus = "system";  // the bus io.mcpud.Daemon1 is served on: system, session, none
   Limits limits;
   std::vector<PinConfig> pins;
   McpFrontDoors mcp;        // [mcp], [unix_socket], [http]

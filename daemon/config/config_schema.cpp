@@ -14,6 +14,7 @@ const char* const kConfigSchema = R"json({
     "listen": {"type": "array", "items": {"type": "string", "minLength": 3}, "default": ["127.0.0.1:3000"]},
     "tty": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
     "log_level": {"type": "string", "enum": ["debug", "info", "warn", "error"], "default": "info"},
+    "dbus": {"type": "string", "enum": ["system", "session", "none"], "default": "system"},
     "limits": {
       "type": "object",
       "additionalProperties": false,

@@ -37,6 +37,10 @@ class SessionSet {
     for (const auto& [raw, session] : sessions_) n += session->transport() == transport ? 1 : 0;
     return n;
   }
+  template <class Visit>
+  void for_each(Visit&& visit) const {
+    for (const auto& [raw, session] : sessions_) visit(static_cast<const Session&>(*session));
+  }
   void close_all() {
     // close() calls back into remove(); iterate over a copy.
     auto copy = sessions_;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdlib>
@@ -68,12 +69,20 @@ DaemonProcess::~DaemonProcess() {
 }
 
 bool DaemonProcess::start(const std::vector<std::string>& args) {
+  std::vector<std::string> with_bus = args;
+  if (std::none_of(args.begin(), args.end(), [](const std::string& a) { return a.starts_with("--dbus"); })) {
+    with_bus.push_back("--dbus=none");
+  }
+  return start_program(MCPUD_BINARY, with_bus);
+}
+
+bool DaemonProcess::start_program(const std::string& program, const std::vector<std::string>& args) {
   if (pid_ > 0) {
     ADD_FAILURE() << "DaemonProcess::start called twice";
     return false;
   }
   // Everything the child needs is built before fork: only async-signal-safe calls after it.
-  std::vector<std::string> argv_storage{MCPUD_BINARY};
+  std::vector<std::string> argv_storage{program};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& arg : argv_storage) argv.push_back(arg.data());

@@ -48,8 +48,12 @@ class DaemonProcess {
   TempDir& temp_dir() { return dir_; }
   std::string write_file(const std::string& name, const std::string& contents) { return dir_.write_file(name, contents); }
 
-  // fork/exec MCPUD_BINARY with `args`. Fails the test (and returns false) if it cannot.
+  // fork/exec MCPUD_BINARY with `args` (plus --dbus=none unless `args` choose a
+  // bus, so tests never touch the machine's system bus). Fails the test (and
+  // returns false) if it cannot.
   bool start(const std::vector<std::string>& args);
+  // fork/exec any program the same way (e.g. mcpuctl), with `args` as given.
+  bool start_program(const std::string& program, const std::vector<std::string>& args);
   // start() with `--listen 127.0.0.1:0` added, then waits for the listening line.
   // Returns the TCP port, or 0 (with a test failure) if it never appeared.
   int start_tcp(std::vector<std::string> args = {}, Deadline deadline = 10s);

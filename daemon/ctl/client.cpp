@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// io.mcpud.Daemon1 calls through sdbus-c++'s convenience API.
+#include "ctl/client.hpp"
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include "dbus/sdbus_compat.hpp"
+
+namespace mcpud::ctl {
+
+using dbus::kInterface;
+
+Client::Client(dbus::BusKind kind)
+    : connection_(dbus::compat::connect(kind)),
+      proxy_(dbus::compat::make_proxy(*connection_, dbus::kBusName, dbus::kObjectPath)) {}
+
+Client::~Client() = default;
+
+dbus::Dict Client::info() {
+  dbus::Dict info;
+  proxy_->callMethod("GetInfo").onInterface(kInterface).storeResultsTo(info);
+  return info;
+}
+
+dbus::Dict Client::properties() {
+  dbus::Dict values;
+  proxy_->callMethod("GetAll")
+      .onInterface("org.freedesktop.DBus.Properties")
+      .withArguments(std::string(kInterface))
+      .storeResultsTo(values);
+  return values;
+}
+
+std::vector<dbus::ToolRow> Client::tools(bool with_user_tools) {
+  std::vector<dbus::ToolRow> tools;
+  proxy_->callMethod("ListTools").onInterface(kInterface).withArguments(with_user_tools).storeResultsTo(tools);
+  return tools;
+}
+
+std::string Client::call(const std::string& name, const std::string& arguments_json) {
+  std::string result;
+  proxy_->callMethod("CallTool").onInterface(kInterface).withArguments(name, arguments_json).storeResultsTo(result);
+  return result;
+}
+
+std::vector<dbus::PinRow> Client::pins() {
+  std::vector<dbus::PinRow> pins;
+  proxy_->callMethod("ListPins").onInterface(kInterface).storeResultsTo(pins);
+  return pins;
+}
+
+std::vector<dbus::BridgeRow> Client::bridges() {
+  std::vector<dbus::BridgeRow> bridges;
+  proxy_->callMethod("ListBridges").onInterface(kInterface).storeResultsTo(bridges);
+  return bridges;
+}
+
+std::vector<dbus::ClientRow> Client::clients() {
+  std::vector<dbus::ClientRow> clients;
+  proxy_->callMethod("ListClients").onInterface(kInterface).storeResultsTo(clients);
+  return clients;
+}
+
+std::vector<dbus::SessionRow> Client::sessions() {
+  std::vector<dbus::SessionRow> sessions;
+  proxy_->callMethod("ListSerialSessions").onInterface(kInterface).storeResultsTo(sessions);
+  return sessions;
+}
+
+void Client::reload() { proxy_->callMethod("Reload").onInterface(kInterface); }
+
+bool Client::watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
+                   const std::function<void()>& on_ready) {
+  properties();  // fails now, not never, when mcpud is not there
+  std::size_t seen = 0;
+  const auto deliver = [&](const nlohmann::json& event) {
+    on_event(event);
+    if (count != 0 && ++seen >= count) connection_->leaveEventLoop();
+  };
+  proxy_->uponSignal("PinEvent")
+      .onInterface(kInterface)
+      .call([&](std::int32_t pin, const std::string& name, const std::string& type, double value,
+                std::int64_t timestamp_ms) {
+        deliver({{"signal", "PinEvent"},
+                 {"pin", pin},
+                 {"name", name},
+                 {"type", type},
+                 {"value", value},
+                 {"timestamp_ms", timestamp_ms}});
+      });
+  proxy_->uponSignal("ToolsChanged").onInterface(kInterface).call([&] { deliver({{"signal", "ToolsChanged"}}); });
+  // The bus announces when mcpud's name loses its owner: stop waiting then.
+  bool daemon_left = false;
+  auto bus = dbus::compat::make_proxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
+  bus->uponSignal("NameOwnerChanged")
+      .onInterface("org.freedesktop.DBus")
+      .call([&](const std::string& name, const std::string&, const std::string& new_owner) {
+        if (name != dbus::kBusName || !new_owner.empty()) return;
+        daemon_left = true;
+        connection_->leaveEventLoop();
+      });
+  dbus::compat::finish_proxy(*proxy_);
+  dbus::compat::finish_proxy(*bus);
+  on_ready();
+  connection_->enterEventLoop();
+  return !daemon_left;
+}
+
+}  // namespace mcpud::ctl

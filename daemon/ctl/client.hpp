@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// mcpuctl's side of io.mcpud.Daemon1: one proxy on one bus connection, a method
+// per D-Bus method, and a blocking signal watch. Failures throw sdbus::Error
+// (main turns them into a one-line reason and a non-zero exit).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dbus/names.hpp"
+
+namespace sdbus {
+class IConnection;
+class IProxy;
+}  // namespace sdbus
+
+namespace mcpud::ctl {
+
+class Client {
+ public:
+  explicit Client(dbus::BusKind kind);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  dbus::Dict info();
+  dbus::Dict properties();  // org.freedesktop.DBus.Properties.GetAll
+  std::vector<dbus::ToolRow> tools(bool with_user_tools);
+  std::string call(const std::string& name, const std::string& arguments_json);
+  std::vector<dbus::PinRow> pins();
+  std::vector<dbus::BridgeRow> bridges();
+  std::vector<dbus::ClientRow> clients();
+  std::vector<dbus::SessionRow> sessions();
+  void reload();
+
+  // Calls `on_event` with each PinEvent / ToolsChanged signal as JSON
+  // ({"signal": "PinEvent", "pin": ..., ...}) until `count` arrived (0: forever).
+  // `on_ready` runs once the subscription is active, before any event. Returns
+  // false when mcpud left the bus (stopped or restarted) before `count` events.
+  bool watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
+             const std::function<void()>& on_ready);
+
+ private:
+  std::unique_ptr<sdbus::IConnection> connection_;
+  std::unique_ptr<sdbus::IProxy> proxy_;
+};
+
+}  // namespace mcpud::ctl

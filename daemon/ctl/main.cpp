@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// mcpuctl: manage a running mcpud over D-Bus (io.mcpud.Daemon1) without
+// speaking JSON-RPC. Tables for people, --json for scripts; a one-line reason
+// and a non-zero exit status on every failure.
+#include <csignal>
+#include <iostream>
+#include <optional>
+
+#include <sdbus-c++/Error.h>
+#include <CLI/CLI.hpp>
+
+#include "ctl/client.hpp"
+#include "ctl/render.hpp"
+#include "ctl/typed_arguments.hpp"
+#include "dbus/sdbus_compat.hpp"
+
+namespace {
+
+using mcpud::ctl::Client;
+using nlohmann::json;
+
+struct Settings {
+  std::string bus = "system";
+  bool json_output = false;
+};
+
+// A failure's one line, with a hint for the two an operator meets first.
+std::string reason(const sdbus::Error& error, const Settings& settings) {
+  const std::string name = mcpud::dbus::compat::error_name(error);
+  if (name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner") {
+    return "mcpud is not running on the " + settings.bus + " bus (" + mcpud::dbus::kBusName + " has no owner)";
+  }
+  if (name == "org.freedesktop.DBus.Error.AccessDenied") {
+    return "access denied: " + error.getMessage() + " (calls need root or membership in group '" +
+           mcpud::dbus::kAdminGroup + "')";
+  }
+  if (name.starts_with(mcpud::dbus::kErrorPrefix)) {
+    return error.getMessage() + " (" + name.substr(mcpud::dbus::kErrorPrefix.size()) + ")";
+  }
+  return error.getMessage().empty() ? name : error.getMessage() + " (" + name + ")";
+}
+
+void emit(const Settings& settings, const json& data, void (*print)(std::ostream&, const json&)) {
+  if (settings.json_output) {
+    std::cout << data.dump() << "\n";
+  } else {
+    print(std::cout, data);
+  }
+}
+
+int call_tool(Client& client, const Settings& settings, const std::string& name,
+              const std::vector<std::string>& words) {
+  json schema = json::object();
+  for (const auto& tool : client.tools(true)) {
+    if (tool.get<0>() == name) schema = json::parse(tool.get<2>(), nullptr, false);
+  }
+  auto arguments = mcpud::ctl::typed_arguments(words, schema.is_discarded() ? json::object() : schema);
+  if (!arguments) {
+    std::cerr << "mcpuctl: " << arguments.error() << "\n";
+    return 2;
+  }
+  const json result = json::parse(client.call(name, arguments->dump()), nullptr, false);
+  std::cout << (settings.json_output ? result.dump() : result.dump(2)) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"mcpuctl: manage a running mcpud over D-Bus (io.mcpud.Daemon1)"};
+  cli.require_subcommand(1);
+  cli.fallthrough();  // --json and --bus also after the command
+  Settings settings;
+  cli.add_option("--bus", settings.bus, "The bus mcpud serves on: system (default) or session")
+      ->check(CLI::IsMember({"system", "session"}));
+  cli.add_flag("--json", settings.json_output, "Print JSON for scripts instead of tables");
+
+  auto* status = cli.add_subcommand("status", "Device, version, uptime, listeners, clients and bridges");
+  bool with_user_tools = false;
+  auto* tools = cli.add_subcommand("tools", "The tools mcpud offers: name, description, parameters");
+  tools->add_flag("--all", with_user_tools, "Include user-only (privileged) tools");
+  auto* pins = cli.add_subcommand("pins", "The board's pins: name, pin, type, value, last sample");
+  std::string tool_name;
+  std::vector<std::string> words;
+  auto* call = cli.add_subcommand("call", "Call a tool: mcpuctl call gpio_write pin=17 value=true");
+  call->add_option("tool", tool_name, "Tool name (see mcpuctl tools)")->required();
+  call->add_option("arguments", words,
+                   "NAME=VALUE, typed by the tool's schema (JSON values allowed), or one JSON object");
+  std::size_t count = 0;
+  auto* watch = cli.add_subcommand("watch", "Print pin events and tool-set changes as they happen (Ctrl-C stops)");
+  watch->add_option("--count", count, "Exit after N events");
+  auto* bridges = cli.add_subcommand("bridges", "Bridged microcontrollers");
+  auto* clients = cli.add_subcommand("clients", "Connected MCP/U clients");
+  auto* sessions = cli.add_subcommand("sessions", "Open serial sessions");
+  auto* reload = cli.add_subcommand("reload", "Re-read the configuration (as SIGHUP does)");
+  CLI11_PARSE(cli, argc, argv);
+
+  try {
+    Client client(settings.bus == "session" ? mcpud::dbus::BusKind::Session : mcpud::dbus::BusKind::System);
+    using namespace mcpud::ctl;
+    if (*status) emit(settings, status_json(client.info(), client.bridges()), print_status);
+    if (*tools) emit(settings, tools_json(client.tools(with_user_tools)), print_tools);
+    if (*pins) emit(settings, pins_json(client.pins()), print_pins);
+    if (*bridges) emit(settings, bridges_json(client.bridges()), print_bridges);
+    if (*clients) emit(settings, clients_json(client.clients()), print_clients);
+    if (*sessions) emit(settings, sessions_json(client.sessions()), print_sessions);
+    if (*call) return call_tool(client, settings, tool_name, words);
+    if (*reload) {
+      client.reload();
+      if (settings.json_output) {
+        std::cout << json{{"reloaded", true}}.dump() << "\n";
+      } else {
+        std::cout << "mcpud reloaded its configuration\n";
+      }
+    }
+    if (*watch) {
+      const bool completed = client.watch(
+          count,
+          [&](const json& event) {
+            if (settings.json_output) {
+              std::cout << event.dump() << std::endl;
+            } else {
+              print_event(std::cout, event);
+            }
+          },
+          [] { std::cerr << "mcpuctl: watching io.mcpud.Daemon1 signals\n"; });
+      if (!completed) {
+        std::cerr << "mcpuctl: mcpud left the " << settings.bus << " bus\n";
+        return 1;
+      }
+    }
+  } catch (const sdbus::Error& e) {
+    std::cerr << "mcpuctl: " << reason(e, settings) << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+// The real mcpud on a private session bus, driven by the real mcpuctl (both
+// output modes), busctl (properties, introspection) and SIGHUP.
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "bus_daemon.hpp"
+#include "ctl_run.hpp"
+#include "support/configs.hpp"
+#include "support/fixtures.hpp"
+#include "support/line_client.hpp"
+
+namespace mcpud::it {
+namespace {
+
+using nlohmann::json;
+
+class DbusControl : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(bus_.address().empty());
+    bus_.export_address();
+  }
+
+  // Starts mcpud on the private bus with `config` (default: the sim board).
+  void start_daemon(const std::string& config = sim_config_toml()) {
+    const auto path = daemon_.write_file("mcpud.toml", config);
+    port_ = daemon_.start_tcp({"--config", path, "--dbus=session"});
+    ASSERT_NE(port_, 0);
+    ASSERT_TRUE(daemon_.wait_for_log("serving io.mcpud.Daemon1 on the session bus")) << daemon_.log();
+  }
+
+  CtlOutput ctl(std::vector<std::string> args) {
+    args.insert(args.begin(), "--bus=session");
+    return run_ctl(args);
+  }
+
+  // `busctl get-property` of one io.mcpud.Daemon1 property, e.g. `s "0.1.0"`.
+  std::string property(const std::string& name) {
+    const auto r = run_program("/usr/bin/busctl", {"--address=" + bus_.address(), "get-property", "io.mcpud.Daemon1",
+                                                   "/io/mcpud/Daemon1", "io.mcpud.Daemon1", name});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  }
+
+  BusDaemon bus_{BusDaemon::Kind::Session};
+  DaemonProcess daemon_;
+  int port_ = 0;
+};
+
+TEST_F(DbusControl, StatusShowsTheDeviceInBothModes) {
+  start_daemon();
+  const auto human = ctl({"status"});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_TRUE(contains(human.out, "device:    mcpud-sim"));
+  EXPECT_TRUE(contains(human.out, "listeners: tcp 127.0.0.1:" + std::to_string(port_)));
+  EXPECT_TRUE(contains(human.out, "bridges:   none"));
+
+  const auto machine = ctl({"status", "--json"});
+  ASSERT_EQ(machine.exit_code, 0) << machine.err;
+  const json status = machine.json();
+  EXPECT_EQ(status["device"], "mcpud-sim") << machine.out;
+  EXPECT_EQ(status["bus"], "session");
+  EXPECT_EQ(status["pin_count"], 5);
+  EXPECT_EQ(status["tool_count"], 8);
+  EXPECT_FALSE(status["version"].get<std::string>().empty());
+  EXPECT_EQ(status["listeners"], json::array({"tcp 127.0.0.1:" + std::to_string(port_)}));
+  EXPECT_EQ(status["bridges"], json::array());
+}
+
+TEST_F(DbusControl, ToolsListsEveryToolWithItsParameters) {
+  start_daemon();
+  const auto human = ctl({"tools"});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_TRUE(
+      std::regex_search(human.out, std::regex(R"(\ngpio_write +Write HIGH or LOW[^\n]* +pin:integer value:boolean\n)")))
+      << human.out;
+
+  const json tools = ctl({"tools", "--json"}).json();
+  ASSERT_TRUE(tools.is_array());
+  ASSERT_EQ(tools.size(), 8u) << tools.dump();
+  const auto write = std::find_if(tools.begin(), tools.end(), [](const json& t) { return t["name"] == "gpio_write"; });
+  ASSERT_NE(write, tools.end());
+  EXPECT_EQ((*write)["inputSchema"]["properties"]["value"]["type"], "boolean");
+  EXPECT_EQ((*write)["annotations"]["owner"], "pins");
+  EXPECT_EQ((*write)["annotations"]["user_only"], false);
+}
+
+TEST_F(DbusControl, CallTypesArgumentsBySchemaAndPinsShowTheResult) {
+  start_daemon();
+  const auto call = ctl({"call", "gpio_write", "pin=2", "value=true", "--json"});
+  ASSERT_EQ(call.exit_code, 0) << call.err;
+  EXPECT_EQ(call.json(), (json{{"name", "led"}, {"pin", 2}, {"value", true}}));
+
+  const auto read = ctl({"call", "gpio_read", R"({"pin": 3})", "--json"});
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_EQ(read.json()["value"], true);  // led_sense loops back led
+
+  const json pins = ctl({"pins", "--json"}).json();
+  ASSERT_EQ(pins.size(), 5u) << pins.dump();
+  EXPECT_EQ(pins[0]["name"], "led");
+  EXPECT_EQ(pins[0]["value"], 1.0);
+  EXPECT_EQ(pins[4]["type"], "adc_input");
+  EXPECT_TRUE(pins[4].contains("sample_timestamp_ms")) << pins.dump();
+
+  const auto human = ctl({"pins"});
+  EXPECT_TRUE(std::regex_search(human.out,
+                                std::regex(R"(NAME +PIN +TYPE +VALUE +LAST SAMPLE\nled +2 +digital_output +1 +-\n)")))
+      << human.out;
+}
+
+TEST_F(DbusControl, FailedCallsExitNonZeroWithOneLineReason) {
+  start_daemon();
+  const auto missing = ctl({"call", "gpio_write", "pin=99", "value=true"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "mcpuctl: Pin not found: 99 (PinNotFound)\n");
+  EXPECT_EQ(missing.out, "");
+
+  const auto mistyped = ctl({"call", "gpio_write", "pin=two", "value=true"});
+  EXPECT_EQ(mistyped.exit_code, 2);
+  EXPECT_EQ(mistyped.err, "mcpuctl: pin: expected an integer, got 'two'\n");
+
+  const auto unknown = ctl({"call", "no_such_tool"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_TRUE(contains(unknown.err, "(UnknownTool)"));
+
+  const auto invalid = ctl({"call", "pwm_write", "pin=18", "duty=300"});
+  EXPECT_EQ(invalid.exit_code, 1);
+  EXPECT_TRUE(contains(invalid.err, "arguments.duty: 300 is above the maximum 255 (InvalidArguments)")) << invalid.err;
+}
+
+TEST_F(DbusControl, CallToolRefusesMalformedArgumentsAndLivesOn) {
+  start_daemon();
+  const auto busctl_call = [&](const std::string& arguments) {
+    return run_program("/usr/bin/busctl",
+                       {"--address=" + bus_.address(), "call", "io.mcpud.Daemon1", "/io/mcpud/Daemon1",
+                        "io.mcpud.Daemon1", "CallTool", "ss", "gpio_read", arguments});
+  };
+  const auto deep = busctl_call("{\"pin\":" + std::string(100, '[') + std::string(100, ']') + "}");
+  EXPECT_NE(deep.exit_code, 0);
+  EXPECT_TRUE(contains(deep.err, "arguments_json: nested deeper than 64 levels")) << deep.err;
+  const auto not_object = busctl_call("[1]");
+  EXPECT_TRUE(contains(not_object.err, "arguments_json: expected a JSON object")) << not_object.err;
+  const auto wrong_type = busctl_call("{\"pin\":\"x\"}");
+  EXPECT_TRUE(contains(wrong_type.err, "arguments.pin: expected integer, got string")) << wrong_type.err;
+  const auto fine = busctl_call("{\"pin\":2}");
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+  EXPECT_EQ(fine.out, "s \"{\\\"name\\\":\\\"led\\\",\\\"pin\\\":2,\\\"value\\\":false}\"\n");
+}
+
+TEST_F(DbusControl, ClientsAndClientCountSeeTcpClients) {
+  start_daemon();
+  EXPECT_EQ(property("ClientCount"), "u 0");
+  auto client = LineClient::connect_tcp(port_, 5s);
+  ASSERT_TRUE(client);
+  ASSERT_TRUE(eventually([&] { return property("ClientCount") == "u 1"; }, 10s));
+  const json clients = ctl({"clients", "--json"}).json();
+  ASSERT_EQ(clients.size(), 1u) << clients.dump();
+  EXPECT_EQ(clients[0]["transport"], "tcp");
+  EXPECT_TRUE(clients[0]["peer"].get<std::string>().starts_with("127.0.0.1:"));
+}
+
+TEST_F(DbusControl, PropertiesAreReadable) {
+  start_daemon();
+  EXPECT_TRUE(std::regex_match(property("Version"), std::regex(R"(s "\d+\.\d+\.\d+.*")")));
+  EXPECT_EQ(property("DeviceName"), "s \"mcpud-sim\"");
+  EXPECT_TRUE(std::regex_match(property("Uptime"), std::regex(R"(t \d+)")));
+}
+
+TEST_F(DbusControl, BridgesAndSerialSessionsAreEmptyWhenNoneExist) {
+  start_daemon();
+  EXPECT_EQ(ctl({"bridges"}).out, "no bridges\n");
+  EXPECT_EQ(ctl({"sessions", "--json"}).json(), json::array());
+  EXPECT_EQ(ctl({"bridges", "--json"}).json(), json::array());
+}
+
+TEST_F(DbusControl, WatchPrintsPinEventsAsTheyHappen) {
+  SimConfig config;
+  config.extra_pins = R"(
+[[pins]]
+name = "blinker"
+pin = 40
+type = "digital_input"
+sim = { mode = "square", period_ms = 100 }
+sampling = { interval_ms = 10, edges = "both" }
+)";
+  start_daemon(sim_config_toml(config));
+  const auto watch = ctl({"watch", "--count", "3", "--json"});
+  ASSERT_EQ(watch.exit_code, 0) << watch.err;
+  std::istringstream lines(watch.out);
+  std::string line;
+  int events = 0;
+  while (std::getline(lines, line)) {
+    const json event = json::parse(line);
+    EXPECT_EQ(event["signal"], "PinEvent") << line;
+    EXPECT_TRUE(event["timestamp_ms"].get<std::int64_t>() > 0);
+    ++events;
+  }
+  EXPECT_EQ(events, 3);
+}
+
+TEST_F(DbusControl, ReloadThatChangesPinsSignalsToolsChanged) {
+  // Outputs only: no pin events to wait through.
+  const std::string outputs_only =
+      "device = \"quiet\"\nboard = \"sim\"\nlisten = [\"127.0.0.1:0\"]\n"
+      "[[pins]]\nname = \"led\"\npin = 2\ntype = \"digital_output\"\n";
+  start_daemon(outputs_only);
+  DaemonProcess watch;
+  ASSERT_TRUE(watch.start_program(MCPUCTL_BINARY, {"--bus=session", "watch", "--count", "1", "--json"}));
+  ASSERT_TRUE(watch.wait_for_log("watching io.mcpud.Daemon1 signals"));
+
+  daemon_.write_file("mcpud.toml", outputs_only + "[[pins]]\nname = \"relay\"\npin = 5\ntype = \"digital_output\"\n");
+  daemon_.signal(SIGHUP);
+  ASSERT_EQ(watch.wait_exit(20s), 0) << watch.log();
+  EXPECT_EQ(json::parse(watch.stdout_text()), (json{{"signal", "ToolsChanged"}}));
+  const json pins = ctl({"pins", "--json"}).json();
+  ASSERT_EQ(pins.size(), 2u) << pins.dump();
+  EXPECT_EQ(pins[1]["name"], "relay");
+}
+
+TEST_F(DbusControl, WatchEndsWhenTheDaemonStops) {
+  start_daemon();
+  DaemonProcess watch;
+  ASSERT_TRUE(watch.start_program(MCPUCTL_BINARY, {"--bus=session", "watch", "--json"}));
+  ASSERT_TRUE(watch.wait_for_log("watching io.mcpud.Daemon1 signals"));
+  daemon_.signal(SIGTERM);
+  ASSERT_EQ(daemon_.wait_exit(), 0);
+  EXPECT_EQ(watch.wait_exit(20s), 1);
+  EXPECT_TRUE(contains(watch.log(), "mcpuctl: mcpud left the session bus\n")) << watch.log();
+}
+
+TEST_F(DbusControl, ReloadCommandReportsABrokenConfiguration) {
+  start_daemon();
+  EXPECT_EQ(ctl({"reload"}).out, "mcpud reloaded its configuration\n");
+  daemon_.write_file("mcpud.toml", "pins = 3\n");
+  const auto failed = ctl({"reload"});
+  EXPECT_EQ(failed.exit_code, 1);
+  EXPECT_TRUE(contains(failed.err, "(ReloadFailed)")) << failed.err;
+  EXPECT_EQ(ctl({"status", "--json"}).json()["pin_count"], 5);  // the running configuration stays
+}
+
+TEST_F(DbusControl, BashCompletionOffersToolsAndTheirParameters) {
+  start_daemon();
+  const auto complete = [](const std::string& words, int current) {
+    const std::string script = "PATH=" + std::filesystem::path(MCPUCTL_BINARY).parent_path().string() +
+                               ":$PATH; source " MCPUCTL_COMPLETION "; COMP_WORDS=(" + words +
+                               "); COMP_CWORD=" + std::to_string(current) + "; _mcpuctl; echo \"${COMPREPLY[*]}\"";
+    return run_program("/bin/bash", {"-c", script}).out;
+  };
+  EXPECT_EQ(complete("mcpuctl st", 1), "status\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call gpio_w", 3), "gpio_write\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write ''", 4), "duty= frequency_hz= pin=\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write f", 4), "frequency_hz=\n");
+}
+
+TEST_F(DbusControl, LosingTheBusLeavesMcpUClientsServed) {
+  start_daemon();
+  auto client = LineClient::connect_tcp(port_, 5s);
+  ASSERT_TRUE(client);
+  bus_.kill();
+  ASSERT_TRUE(daemon_.wait_for_log("D-Bus control is off until restart")) << daemon_.log();
+  EXPECT_EQ(client->call("gpio_read", json{{"pin", 2}}, 1)["result"]["name"], "led");
+  EXPECT_TRUE(daemon_.running());
+}
+
+TEST_F(DbusControl, MissingDaemonIsAOneLineFailure) {
+  const auto r = ctl({"status"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "mcpuctl: mcpud is not running on the session bus (io.mcpud.Daemon1 has no owner)\n");
+}
+
+// The interface the daemon exports is the one the XML file in the repository
+// describes: same methods, arguments, signals and properties (one string per
+// member with its arguments; sorted, as sd-bus orders members by name).
+std::vector<std::string> members_of(const std::string& xml) {
+  const auto begin = xml.find("<interface name=\"io.mcpud.Daemon1\">");
+  const auto end = xml.find("</interface>", begin);
+  const std::string body = xml.substr(begin, end - begin);
+  static const std::regex kTag(R"(<(method|signal|property|arg)\s([^>]*)>)");
+  static const std::regex kAttribute(R"re((\w+)="([^"]*)")re");
+  std::vector<std::string> members;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), kTag); it != std::sregex_iterator(); ++it) {
+    std::map<std::string, std::string> attributes;
+    const std::string text = (*it)[2];
+    for (auto a = std::sregex_iterator(text.begin(), text.end(), kAttribute); a != std::sregex_iterator(); ++a) {
+      attributes[(*a)[1]] = (*a)[2];
+    }
+    const std::string kind = (*it)[1];
+    if (kind == "arg" && !members.empty()) {
+      if (!attributes.contains("direction") && members.back().starts_with("method")) attributes["direction"] = "in";
+      members.back() += " (" + attributes["name"] + " " + attributes["type"] + " " + attributes["direction"] + ")";
+      continue;
+    }
+    members.push_back(kind + " " + attributes["name"] + " " + attributes["type"] + " " + attributes["access"]);
+  }
+  std::sort(members.begin(), members.end());
+  return members;
+}
+
+TEST_F(DbusControl, IntrospectionMatchesTheInterfaceFile) {
+  start_daemon();
+  const auto live = run_program("/usr/bin/busctl", {"--address=" + bus_.address(), "introspect", "--xml-interface",
+                                                    "io.mcpud.Daemon1", "/io/mcpud/Daemon1"});
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  std::ifstream file(MCPUD_DBUS_XML);
+  std::stringstream documented;
+  documented << file.rdbuf();
+  const auto expected = members_of(documented.str());
+  ASSERT_EQ(expected.size(), 14u);  // 8 methods, 2 signals, 4 properties
+  EXPECT_EQ(members_of(live.out), expected) << live.out;
+}
+
+}  // namespace
+}  // namespace mcpud::it
