@@ -23,6 +23,14 @@
 #endif
 
 namespace mcpud::it {
+namespace {
+
+// Test peers (scripted devices, clients) write to sockets the daemon may close at
+// any moment; that must be an EPIPE they handle, never the death of the test binary.
+// Children get the default disposition back before exec (see start()).
+[[maybe_unused]] const bool kSigpipeIgnored = (::signal(SIGPIPE, SIG_IGN), true);
+
+}  // namespace
 
 TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
