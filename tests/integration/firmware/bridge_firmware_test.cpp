@@ -66,6 +66,27 @@ class BridgeFirmware : public ::testing::Test {
     EXPECT_NEAR(client_->result("uno__adc_read", {{"pin", kSensor}}, 10s)["mv"].get<double>(), 4000, 10);
   }
 
+  // The same bridged tools through standard MCP on the same connection: the
+  // structuredContent of a successful tools/call.
+  json mcp_call(const std::string& name, const json& arguments) {
+    const json reply = client_->result("tools/call", {{"name", name}, {"arguments", arguments}}, 10s);
+    EXPECT_EQ(reply["isError"], false) << reply.dump();
+    return reply["structuredContent"];
+  }
+
+  void expect_mcp_drives_the_device() {
+    client_->result("initialize",
+                    {{"protocolVersion", "2025-06-18"},
+                     {"capabilities", json::object()},
+                     {"clientInfo", {{"name", "bridge-test"}, {"version", "1"}}}},
+                    10s);
+    EXPECT_EQ(mcp_call("uno__gpio_write", {{"pin", kLed}, {"value", true}})["value"], true);
+    EXPECT_TRUE(device_->waitFor("pin 13 1", 10)) << "MCP: the simulated pin 13 did not go high";
+    device_->send("adc 0 2500");
+    ASSERT_TRUE(device_->waitFor("ok adc", 10));
+    EXPECT_NEAR(mcp_call("uno__adc_read", {{"pin", kSensor}})["mv"].get<double>(), 2500, 10);
+  }
+
   DaemonProcess daemon_;
   std::string link_;
   std::unique_ptr<mcpu_test::ChildProcess> device_;
@@ -112,6 +133,7 @@ TEST_F(BridgeFirmware, UnoBuildInSimavrDrivesPin13AndReadsTheInjectedVoltage) {
   EXPECT_EQ(tool("uno__gpio_write")["inputSchema"]["required"], json({"pin", "value"})) << "AVR: fallback schema";
   expect_led_follows();
   expect_adc_reads_injected_voltage();
+  expect_mcp_drives_the_device();
 }
 #endif
 
