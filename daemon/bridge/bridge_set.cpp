@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "bridge/mcu_bridge.hpp"
-#include "bridge/udev_monitor.hpp"
+#include "serial/udev_monitor.hpp"
 #include "mcpud/core/log.hpp"
 
 namespace mcpud::bridge {
@@ -34,12 +34,10 @@ void BridgeSet::reconcile(const std::vector<config::BridgeConfig>& configs) {
   }
   const bool any_serial = std::any_of(configs.begin(), configs.end(), [](const auto& c) { return !c.port.empty(); });
   if (any_serial && !udev_) {
-    auto monitor = UdevMonitor::open(io_, [this] { retry_serial_bridges(); });
-    if (monitor) {
-      udev_ = std::move(*monitor);
-    } else {
-      log::info("bridge", "no udev monitor (", monitor.error(), "); serial devices are found by periodic retries");
-    }
+    udev_ = serial::UdevMonitor::create(io_, [this](std::string_view action, const std::string&) {
+      if (action == "add") retry_serial_bridges();
+    });
+    if (!udev_) log::info("bridge", "no udev monitor; serial devices are found by periodic retries");
   }
 }
 

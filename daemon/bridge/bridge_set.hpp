@@ -17,10 +17,13 @@
 #include "mcpud/core/tool_registry.hpp"
 #include "tools/pin_table.hpp"
 
+namespace mcpud::serial {
+class UdevMonitor;
+}
+
 namespace mcpud::bridge {
 
 class McuBridge;
-class UdevMonitor;
 
 class BridgeSet final : public tools::ForeignPins {
  public:
@@ -47,7 +50,7 @@ class BridgeSet final : public tools::ForeignPins {
   ToolRegistry& registry_;
   EventHub& events_;
   std::vector<std::shared_ptr<McuBridge>> bridges_;
-  std::unique_ptr<UdevMonitor> udev_;
+  std::unique_ptr<serial::UdevMonitor> udev_;
 };
 
 }  // namespace mcpud::bridge

@@ -51,7 +51,9 @@ void SerialService::reconfigure(SerialConfig config) {
   config_ = std::move(config);
   log::set_level(config_.log_level.empty() ? std::nullopt : mcpud::log::parse_level(config_.log_level));
   if (config_.hotplug && !udev_) {
-    udev_ = UdevMonitor::create(io_, [this](const std::string& devnode) { device_removed(devnode); });
+    udev_ = UdevMonitor::create(io_, [this](std::string_view action, const std::string& devnode) {
+      if (action == "remove") device_removed(devnode);
+    });
   } else if (!config_.hotplug) {
     udev_.reset();
   }

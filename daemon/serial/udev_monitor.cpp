@@ -5,8 +5,6 @@
 #include <libudev.h>
 #include <unistd.h>
 
-#include <cstring>
-
 #include "serial/serial_log.hpp"
 
 namespace mcpud::serial {
@@ -17,29 +15,29 @@ udev_monitor* as_monitor(void* p) { return static_cast<udev_monitor*>(p); }
 
 }  // namespace
 
-std::unique_ptr<UdevMonitor> UdevMonitor::create(boost::asio::io_context& io, Removed removed) {
+std::unique_ptr<UdevMonitor> UdevMonitor::create(boost::asio::io_context& io, Changed changed) {
   udev* u = udev_new();
   if (!u) {
-    log::debug("udev unavailable; unplugged devices are noticed by read errors only");
+    log::debug("udev unavailable; serial hot-plug is noticed by read errors and retries only");
     return nullptr;
   }
   udev_monitor* monitor = udev_monitor_new_from_netlink(u, "udev");
   if (!monitor || udev_monitor_filter_add_match_subsystem_devtype(monitor, "tty", nullptr) < 0 ||
       udev_monitor_enable_receiving(monitor) < 0) {
-    log::debug("cannot watch udev events; unplugged devices are noticed by read errors only");
+    log::debug("cannot watch udev events; serial hot-plug is noticed by read errors and retries only");
     if (monitor) udev_monitor_unref(monitor);
     udev_unref(u);
     return nullptr;
   }
-  return std::unique_ptr<UdevMonitor>(new UdevMonitor(io, u, monitor, std::move(removed)));
+  return std::unique_ptr<UdevMonitor>(new UdevMonitor(io, u, monitor, std::move(changed)));
 }
 
-UdevMonitor::UdevMonitor(boost::asio::io_context& io, void* u, void* monitor, Removed removed)
+UdevMonitor::UdevMonitor(boost::asio::io_context& io, void* u, void* monitor, Changed changed)
     // The descriptor is libudev's: watch a duplicate so closing ours leaves theirs alone.
     : udev_(u),
       monitor_(monitor),
       stream_(io, ::dup(udev_monitor_get_fd(as_monitor(monitor)))),
-      removed_(std::move(removed)) {
+      changed_(std::move(changed)) {
   wait();
 }
 
@@ -65,9 +63,9 @@ void UdevMonitor::receive() {
   while (udev_device* device = udev_monitor_receive_device(as_monitor(monitor_))) {
     const char* action = udev_device_get_action(device);
     const char* node = udev_device_get_devnode(device);
-    if (action && node && std::strcmp(action, "remove") == 0) {
-      log::debug("udev: ", node, " removed");
-      removed_(node);
+    if (action && node) {
+      log::debug("udev: ", node, " ", action);
+      changed_(action, node);
     }
     udev_device_unref(device);
   }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Hot-plug: udev's "remove" events for ttys, read from libudev's monitor socket
-// on the event loop, so a session learns at once that its device is gone.
+// Hot-plug of serial devices: udev's tty events, read from libudev's monitor
+// socket on the event loop. The serial tool set learns at once that a device is
+// gone; MCU bridges retry at once when one appears.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -15,23 +17,26 @@ namespace mcpud::serial {
 // Event loop only. Stops watching when destroyed.
 class UdevMonitor {
  public:
-  // Called with the device node ("/dev/ttyACM0") of each removed tty.
-  using Removed = std::function<void(const std::string& devnode)>;
+  // Called for every tty event with udev's action ("add", "remove", ...) and the
+  // device node ("/dev/ttyACM0").
+  using Changed = std::function<void(std::string_view action, const std::string& devnode)>;
 
-  // nullptr (and a debug log line) when udev cannot be watched here, e.g. in a
-  // container without udev; read errors on the port still mark it gone then.
-  static std::unique_ptr<UdevMonitor> create(boost::asio::io_context& io, Removed removed);
+  // nullptr when udev cannot be watched here (e.g. a container without udev);
+  // callers then rely on read errors and retries.
+  static std::unique_ptr<UdevMonitor> create(boost::asio::io_context& io, Changed changed);
   ~UdevMonitor();
+  UdevMonitor(const UdevMonitor&) = delete;
+  UdevMonitor& operator=(const UdevMonitor&) = delete;
 
  private:
-  UdevMonitor(boost::asio::io_context& io, void* udev, void* monitor, Removed removed);
+  UdevMonitor(boost::asio::io_context& io, void* udev, void* monitor, Changed changed);
   void wait();
   void receive();
 
   void* udev_;     // struct udev*, owned
   void* monitor_;  // struct udev_monitor*, owned
   boost::asio::posix::stream_descriptor stream_;
-  Removed removed_;
+  Changed changed_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
