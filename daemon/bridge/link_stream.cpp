@@ -3,7 +3,6 @@
 #include "bridge/link_stream.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
+#include "serial/port_open.hpp"
 #include "transports/tty_listener.hpp"
 
 namespace mcpud::bridge {
@@ -70,7 +70,7 @@ Result<std::unique_ptr<LinkStream>> open_serial(asio::io_context& io, const std:
         Error::domain(DomainError::OpenError, path + ": unsupported baud rate " + std::to_string(baud)));
   const int fd = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return std::unexpected(open_failure(path, "open"));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (!serial::lock_port(fd)) {
     const bool busy = errno == EWOULDBLOCK;
     auto error = busy ? Error::domain(DomainError::PortAlreadyInUse, path + ": in use by another program or component")
                       : open_failure(path, "flock");

@@ -43,6 +43,8 @@ std::string port_in_use_message(const std::string& path) {
          "MCU bridge)";
 }
 
+bool lock_port(int fd) { return ::flock(fd, LOCK_EX | LOCK_NB) == 0 || errno == ENOSYS; }
+
 Result<UniqueFd> open_exclusive(const std::string& path) {
   UniqueFd fd(::open(path.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
   if (!fd) {
@@ -53,7 +55,7 @@ Result<UniqueFd> open_exclusive(const std::string& path) {
   if (!::isatty(fd.get())) {
     return std::unexpected(Error::domain(DomainError::OpenError, path + ": not a serial port (not a tty)"));
   }
-  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+  if (!lock_port(fd.get())) {
     if (errno == EWOULDBLOCK) {
       return std::unexpected(Error::domain(DomainError::PortAlreadyInUse, port_in_use_message(path)));
     }

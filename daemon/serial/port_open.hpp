@@ -37,6 +37,12 @@ class UniqueFd {
 // device, permission denied, not a tty; the message says which and what to do).
 Result<UniqueFd> open_exclusive(const std::string& path);
 
+// Takes the advisory lock every mcpud component takes on a serial port
+// (flock LOCK_EX | LOCK_NB). False, with errno set (EWOULDBLOCK: another open
+// holds it), when it cannot. A kernel built without file locking (ENOSYS) cannot
+// enforce it; that is no reason to refuse the port, so it counts as taken.
+bool lock_port(int fd);
+
 // The message for a port someone else holds, shared with the tty listener's log.
 std::string port_in_use_message(const std::string& path);
 

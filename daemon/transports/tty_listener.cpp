@@ -3,7 +3,6 @@
 #include "transports/tty_listener.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 
+#include "serial/port_open.hpp"
 #include "mcpud/core/log.hpp"
 #include "transports/line_session.hpp"
 
@@ -71,7 +71,7 @@ std::expected<int, std::string> TtyListener::open_port() const {
   const int fd = ::open(path_.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return std::unexpected(errno_text("open"));
   // The same lock the serial tools and MCU bridges take: one owner per port.
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (!serial::lock_port(fd)) {
     const auto error = errno == EWOULDBLOCK ? std::string("in use (locked by another program or mcpud component)")
                                             : errno_text("flock");
     ::close(fd);
