@@ -9,6 +9,7 @@
 
 #include "app/service_notifier.hpp"
 #include "app/mcp_front_doors.hpp"
+#include "app/uplinks.hpp"
 #include "app/version.hpp"
 #include "bridge/bridge_set.hpp"
 #include "dbus/dbus_service.hpp"
@@ -135,6 +136,7 @@ struct Daemon::Impl {
   McpFrontDoors mcp{{io, dispatcher, engine, events, sessions, limits, config,
                      [this]() -> tools::PinTable& { return *pins; }, kVersion},
                     options.mcp};
+  Uplinks uplinks{{io, registry, dispatcher, engine, events, limits, config, kVersion}};
   bool stopped = false;
 
   // Log level and limits take effect at once; limits for connections made from now on.
@@ -261,6 +263,7 @@ struct Daemon::Impl {
     apply_serial();
     if (!reconcile_listeners()) return false;
     bridges.reconcile(config.bridges);
+    uplinks.reconcile();
     open_dbus();
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
               pins->pins().size(), " pins, ", registry.size(), " tools");
@@ -283,6 +286,7 @@ struct Daemon::Impl {
     apply_serial();
     reconcile_listeners();
     bridges.reconcile(config.bridges);
+    uplinks.reconcile();
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
     return {};
   }
@@ -291,6 +295,7 @@ struct Daemon::Impl {
     if (stopped) return;  // the stdio client's end also calls this
     stopped = true;
     notifier.stopping();
+    uplinks.close();
     mcp.close();
     if (dbus_service) dbus_service->close();
     for (auto& l : tcp_listeners) l->close();

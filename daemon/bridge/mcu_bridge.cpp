@@ -15,7 +15,10 @@ constexpr std::uint32_t kFirstRetryMs = 250;
 }
 
 McuBridge::McuBridge(boost::asio::io_context& io, config::BridgeConfig config, ToolRegistry& registry, EventHub& events)
-    : io_(io), config_(std::move(config)), registry_(registry), events_(events), timer_(io) {}
+    : io_(io), config_(std::move(config)), registry_(registry),
+      events_(events),
+      timer_(io),
+      backoff_(std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)) {}
 
 McuBridge::~McuBridge() { stop(); }
 
@@ -93,7 +96,7 @@ void McuBridge::on_manifest(std::uint64_t generation, const json& info, const js
   for (const auto& why : manifest->skipped) log::warn("bridge", config_.id, ": skipped ", why);
   info_ = info;
   state_ = State::Ready;
-  backoff_ms_ = 0;
+  backoff_.reset();
   last_failure_.clear();
   adopt_pins(*manifest);
   register_tools(*manifest);
@@ -136,9 +139,7 @@ void McuBridge::go_away() {
 
 void McuBridge::schedule_retry() {
   state_ = State::Waiting;
-  backoff_ms_ = backoff_ms_ == 0 ? kFirstRetryMs : std::min(backoff_ms_ * 2, config_.retry_max_ms);
-  backoff_ms_ = std::min(backoff_ms_, config_.retry_max_ms);
-  timer_.expires_after(std::chrono::milliseconds(backoff_ms_));
+  timer_.expires_after(backoff_.next());
   timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
     auto self = weak.lock();
     if (!ec && self && self->state_ == State::Waiting) self->connect();

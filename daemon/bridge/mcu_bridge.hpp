@@ -23,6 +23,7 @@
 #include "bridge/device_manifest.hpp"
 #include "bridge/mcu_link.hpp"
 #include "config/config.hpp"
+#include "mcpud/core/backoff.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "tools/pin_table.hpp"
@@ -87,7 +88,7 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   std::uint64_t generation_ = 0;  // bumped per connection attempt; stale handlers compare it
   std::shared_ptr<McuLink> link_;
   boost::asio::steady_timer timer_;  // reset wait and retry backoff
-  std::uint32_t backoff_ms_ = 0;
+  Backoff backoff_;
   std::string last_failure_;  // logged once, not on every retry
   nlohmann::json info_;
 

@@ -207,6 +207,7 @@ std::expected<Config, std::string> from_json(json document) {
   static const json schema = [] {
     auto whole = json::parse(kConfigSchema);
     add_mcp_schema(whole);
+    add_uplink_schema(whole);
     whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
     return whole;
   }();
@@ -240,6 +241,9 @@ std::expected<Config, std::string> from_json(json document) {
   config.mcp = std::move(*mcp);
   config.serial = serial::parse_config(document["serial"]);
   if (auto bridges = parse_bridges(document["bridges"], config.bridges); !bridges) return std::unexpected(bridges.error());
+  auto uplink = parse_uplink_sections(document);
+  if (!uplink) return std::unexpected(uplink.error());
+  config.uplink = std::move(*uplink);
   config.resolved = std::move(document);
   return config;
 }

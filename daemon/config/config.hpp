@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/mcp_config.hpp"
+#include "config/uplink_config.hpp"
 #include "mcpud/core/sampler.hpp"
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/iio_adc.hpp"
@@ -81,6 +82,7 @@ struct Config {
   McpFrontDoors mcp;        // [mcp], [unix_socket], [http]
   serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
   std::vector<BridgeConfig> bridges;
+  UplinkConfig uplink;      // [uplink.*]: services, assistant, fleet
   nlohmann::json resolved;  // the validated document with defaults, for --check-config
 };
 

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// The uplinks: front doors that dial out to AI services and brokers and serve the
+// one tool registry in those services' protocols. Started, changed and stopped
+// with the configuration. Event loop only.
+#pragma once
+
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "config/config.hpp"
+#include "dialects/dispatcher.hpp"
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/tool_registry.hpp"
+#include "transports/session.hpp"
+
+namespace mcpud::app {
+
+class Uplinks {
+ public:
+  struct Context {
+    boost::asio::io_context& io;
+    ToolRegistry& registry;
+    dialects::Dispatcher& dispatcher;  // MCP and MCP/U methods, for uplinks that carry JSON-RPC
+    rpc::Engine& engine;
+    EventHub& events;
+    const transports::SessionLimits& limits;
+    const config::Config& config;  // the running configuration
+    std::string version;
+  };
+
+  explicit Uplinks(Context context);
+  ~Uplinks();
+
+  // Starts the uplinks the running configuration names; after a reload, restarts
+  // those whose settings changed and stops those no longer configured.
+  void reconcile();
+  // Says goodbye where the protocol has a way to, and closes every connection.
+  void close();
+
+ private:
+  Context ctx_;
+};
+
+}  // namespace mcpud::app

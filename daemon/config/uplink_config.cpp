@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// Schema and parsing of [uplink]: one sub-table per uplink kind.
+#include "config/uplink_config.hpp"
+
+namespace mcpud::config {
+
+using nlohmann::json;
+
+void add_uplink_schema(json& schema) {
+  auto uplink = json::parse(R"({"type": "object", "additionalProperties": false, "default": {}, "properties": {}})");
+  schema["properties"]["uplink"] = std::move(uplink);
+}
+
+std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& document) {
+  UplinkConfig out;
+  [[maybe_unused]] const auto& uplink = document.at("uplink");
+  return out;
+}
+
+}  // namespace mcpud::config

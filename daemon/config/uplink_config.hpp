@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The configuration of the uplinks, the front doors that dial out: [uplink.services]
+// (the ##START services protocol), [uplink.assistant] (the voice-assistant MCP
+// over WebSocket or MQTT) and [uplink.fleet] (JSON-RPC over an MQTT broker).
+#pragma once
+
+#include <expected>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mcpud::config {
+
+// One member per uplink kind; each is off until its table names a server.
+struct UplinkConfig {
+  bool operator==(const UplinkConfig&) const = default;
+};
+
+// Adds the schema of [uplink] to the config schema's properties.
+void add_uplink_schema(nlohmann::json& schema);
+// Reads [uplink] from the validated document (defaults already filled in).
+std::expected<UplinkConfig, std::string> parse_uplink_sections(const nlohmann::json& document);
+
+}  // namespace mcpud::config
