@@ -2,13 +2,18 @@
 // Starts and stops the configured uplinks.
 #include "app/uplinks.hpp"
 
+#include "uplinks/assistant_uplink.hpp"
+
 namespace mcpud::app {
 
 Uplinks::Uplinks(Context context) : ctx_(std::move(context)) {}
 Uplinks::~Uplinks() { close(); }
 
-void Uplinks::reconcile() {}
+void Uplinks::reconcile() {
+  uplinks::reconcile_assistant_uplink(assistant_, ctx_.config.uplink.assistant,
+                                      {ctx_.io, ctx_.registry, ctx_.engine, ctx_.events});
+}
 
-void Uplinks::close() {}
+void Uplinks::close() { assistant_.reset(); }
 
 }  // namespace mcpud::app

@@ -4,6 +4,7 @@
 // with the configuration. Event loop only.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -14,6 +15,10 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "transports/session.hpp"
+
+namespace mcpud::uplinks {
+class AssistantUplink;
+}
 
 namespace mcpud::app {
 
@@ -41,6 +46,7 @@ class Uplinks {
 
  private:
   Context ctx_;
+  std::unique_ptr<uplinks::AssistantUplink> assistant_;  // [uplink.assistant]
 };
 
 }  // namespace mcpud::app

@@ -8,12 +8,16 @@ using nlohmann::json;
 
 void add_uplink_schema(json& schema) {
   auto uplink = json::parse(R"({"type": "object", "additionalProperties": false, "default": {}, "properties": {}})");
+  uplink["properties"]["assistant"] = assistant_uplink_schema();
   schema["properties"]["uplink"] = std::move(uplink);
 }
 
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& document) {
   UplinkConfig out;
   [[maybe_unused]] const auto& uplink = document.at("uplink");
+  auto assistant = parse_assistant_uplink(uplink.at("assistant"));
+  if (!assistant) return std::unexpected(assistant.error());
+  out.assistant = std::move(*assistant);
   return out;
 }
 

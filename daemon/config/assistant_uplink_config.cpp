@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Schema and parsing of [uplink.assistant].
+#include "config/assistant_uplink_config.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "config/ws_url.hpp"
+
+namespace mcpud::config {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kWhere = "uplink.assistant";
+
+// The firmware's own audio parameters: servers expect the member to be there.
+constexpr const char* kDefaultAudioParams =
+    R"({"format": "opus", "sample_rate": 16000, "channels": 1, "frame_duration": 60})";
+
+std::expected<std::string, std::string> read_token_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::unexpected(std::string(kWhere) + ".token_file: cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string token = text.str();
+  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
+  if (token.empty()) return std::unexpected(std::string(kWhere) + ".token_file: '" + path + "' is empty");
+  return token;
+}
+
+}  // namespace
+
+json assistant_uplink_schema() {
+  auto schema = json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "transport": {"type": "string", "enum": ["websocket"], "default": "websocket"},
+      "url": {"type": "string", "default": ""},
+      "token": {"type": "string", "default": ""},
+      "token_file": {"type": "string", "default": ""},
+      "protocol_version": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1},
+      "device_id": {"type": "string", "maxLength": 64, "default": ""},
+      "client_id": {"type": "string", "maxLength": 64, "default": ""},
+      "ca_file": {"type": "string", "default": ""},
+      "insecure_skip_verify": {"type": "boolean", "default": false},
+      "audio_params": {"type": "object"},
+      "hello_timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "default": 10000},
+      "ping_interval_ms": {"type": "integer", "minimum": 100, "maximum": 110000, "default": 30000},
+      "retry_max_ms": {"type": "integer", "minimum": 10, "maximum": 3600000, "default": 30000},
+      "max_message_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
+      "queue_bytes": {"type": "integer", "minimum": 4096, "maximum": 268435456, "default": 1048576},
+      "push_pin_events": {"type": "boolean", "default": true},
+      "capabilities_file": {"type": "string", "default": ""}
+    }
+  })");
+  schema["properties"]["audio_params"]["default"] = json::parse(kDefaultAudioParams);
+  return schema;
+}
+
+std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const json& table) {
+  const std::string where = kWhere;
+  AssistantUplinkConfig out;
+  out.transport = table.at("transport").get<std::string>();
+  out.url = table.at("url").get<std::string>();
+  if (!out.url.empty()) {
+    if (auto target = parse_ws_url(out.url); !target) return std::unexpected(where + ".url: " + target.error());
+  }
+  out.token = table.at("token").get<std::string>();
+  const auto token_file = table.at("token_file").get<std::string>();
+  if (!token_file.empty()) {
+    if (!out.token.empty()) return std::unexpected(where + ": give token or token_file, not both");
+    auto token = read_token_file(token_file);
+    if (!token) return std::unexpected(token.error());
+    out.token = std::move(*token);
+  }
+  out.protocol_version = table.at("protocol_version").get<int>();
+  out.device_id = table.at("device_id").get<std::string>();
+  out.client_id = table.at("client_id").get<std::string>();
+  out.ca_file = table.at("ca_file").get<std::string>();
+  out.insecure_skip_verify = table.at("insecure_skip_verify").get<bool>();
+  out.audio_params = table.at("audio_params");
+  out.hello_timeout_ms = table.at("hello_timeout_ms").get<std::uint32_t>();
+  out.ping_interval_ms = table.at("ping_interval_ms").get<std::uint32_t>();
+  out.retry_max_ms = table.at("retry_max_ms").get<std::uint32_t>();
+  out.max_message_bytes = table.at("max_message_bytes").get<std::size_t>();
+  out.queue_bytes = table.at("queue_bytes").get<std::size_t>();
+  out.push_pin_events = table.at("push_pin_events").get<bool>();
+  out.capabilities_file = table.at("capabilities_file").get<std::string>();
+  if (!out.capabilities_file.empty() && out.capabilities_file.front() != '/') {
+    return std::unexpected(where + ".capabilities_file: expected an absolute path, got '" + out.capabilities_file +
+                           "'");
+  }
+  return out;
+}
+
+}  // namespace mcpud::config

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Device-Id from the network interfaces, Client-Id from the machine id.
+#include "uplinks/device_identity.hpp"
+
+#include <ifaddrs.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <array>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+
+namespace mcpud::uplinks {
+namespace {
+
+std::string format_mac(const unsigned char* bytes) {
+  char text[18];
+  std::snprintf(text, sizeof text, "%02x:%02x:%02x:%02x:%02x:%02x", bytes[0], bytes[1], bytes[2], bytes[3], bytes[4],
+                bytes[5]);
+  return text;
+}
+
+std::string sha1(std::string_view text) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  EVP_Digest(text.data(), text.size(), digest.data(), &size, EVP_sha1(), nullptr);
+  return std::string(reinterpret_cast<const char*>(digest.data()), size);
+}
+
+// What tells this machine apart from others: systemd's machine id, else the host name.
+std::string machine_identity() {
+  for (const char* path : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+    std::ifstream in(path);
+    std::string id;
+    if (in && std::getline(in, id) && !id.empty()) return id;
+  }
+  char host[HOST_NAME_MAX + 1] = {};
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+}  // namespace
+
+std::string default_device_id() {
+  ifaddrs* list = nullptr;
+  std::string best;
+  unsigned best_index = UINT_MAX;
+  if (getifaddrs(&list) == 0) {
+    for (auto* ifa = list; ifa; ifa = ifa->ifa_next) {
+      if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_PACKET || (ifa->ifa_flags & IFF_LOOPBACK)) continue;
+      const auto* link = reinterpret_cast<const sockaddr_ll*>(ifa->ifa_addr);
+      if (link->sll_halen != 6) continue;
+      bool zero = true;
+      for (int i = 0; i < 6; ++i) zero = zero && link->sll_addr[i] == 0;
+      const unsigned index = if_nametoindex(ifa->ifa_name);
+      if (zero || index == 0 || index >= best_index) continue;
+      best_index = index;
+      best = format_mac(link->sll_addr);
+    }
+    freeifaddrs(list);
+  }
+  if (!best.empty()) return best;
+  auto bytes = sha1("mcpud-device:" + machine_identity());
+  bytes[0] = static_cast<char>((bytes[0] & 0xfe) | 0x02);  // unicast, locally administered
+  return format_mac(reinterpret_cast<const unsigned char*>(bytes.data()));
+}
+
+std::string uuid_from_digest(std::string_view digest) {
+  std::array<unsigned char, 16> b{};
+  for (std::size_t i = 0; i < b.size() && i < digest.size(); ++i) b[i] = static_cast<unsigned char>(digest[i]);
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x50);
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+  char text[37];
+  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return text;
+}
+
+std::string derived_client_id(std::string_view device_id) {
+  return uuid_from_digest(sha1("mcpud-assistant-client:" + machine_identity() + ":" + std::string(device_id)));
+}
+
+std::string default_reply_topic(std::string_view device_id) {
+  std::string topic = "devices/p2p/";
+  for (const char c : device_id) topic.push_back(c == ':' ? '_' : c);
+  return topic;
+}
+
+}  // namespace mcpud::uplinks

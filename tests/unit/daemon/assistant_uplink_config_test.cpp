@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of [uplink.assistant]: defaults, the URL check, token_file, key-path errors.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "config/config.hpp"
+#include "config/ws_url.hpp"
+
+namespace mcpud::config {
+namespace {
+
+std::string error_of(std::string_view toml) {
+  const auto config = parse(toml, "test.toml");
+  return config ? "" : config.error();
+}
+
+TEST(AssistantUplinkConfig, IsOffUntilItNamesAUrlAndHasTheFirmwareDefaults) {
+  const auto config = parse("", "test.toml");
+  ASSERT_TRUE(config);
+  const auto& assistant = config->uplink.assistant;
+  EXPECT_FALSE(assistant.enabled());
+  EXPECT_EQ(assistant.transport, "websocket");
+  EXPECT_EQ(assistant.protocol_version, 1);
+  EXPECT_EQ(assistant.hello_timeout_ms, 10000u);
+  EXPECT_LT(assistant.ping_interval_ms, 120000u) << "pings must beat the server's 120 s idle limit";
+  EXPECT_EQ(assistant.audio_params["format"], "opus");
+  EXPECT_TRUE(assistant.push_pin_events);
+}
+
+TEST(AssistantUplinkConfig, ErrorsNameTheKey) {
+  EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"http://example.com/\"\n"),
+            "test.toml: uplink.assistant.url: expected ws:// or wss://, got 'http://example.com/'");
+  EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://host:0/\"\n"),
+            "test.toml: uplink.assistant.url: port must be 1..65535, got '0'");
+  EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://u:p@host/\"\n"),
+            "test.toml: uplink.assistant.url: credentials in the URL are not supported; use token or token_file");
+  EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken = \"a\"\ntoken_file = \"/nonexistent\"\n"),
+            "test.toml: uplink.assistant: give token or token_file, not both");
+  EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken_file = \"/nonexistent/token\"\n"),
+            "test.toml: uplink.assistant.token_file: cannot read '/nonexistent/token'");
+  EXPECT_EQ(error_of("[uplink.assistant]\ncapabilities_file = \"caps.json\"\n"),
+            "test.toml: uplink.assistant.capabilities_file: expected an absolute path, got 'caps.json'");
+  EXPECT_NE(error_of("[uplink.assistant]\ntransport = \"carrier-pigeon\"\n"), "");
+  EXPECT_NE(error_of("[uplink.assistant]\nping_interval_ms = 200000\n"), "");
+  EXPECT_NE(error_of("[uplink.assistant]\nurl = \"ws://h/\"\nno_such_key = 1\n"), "");
+}
+
+TEST(AssistantUplinkConfig, ReadsTheTokenFromAFileWithoutItsNewline) {
+  char path[] = "/tmp/mcpud-token-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  std::ofstream(path) << "s3cret\n";
+  const auto config =
+      parse("[uplink.assistant]\nurl = \"wss://h/x\"\ntoken_file = \"" + std::string(path) + "\"\n", "t");
+  std::remove(path);
+  ASSERT_TRUE(config) << config.error();
+  EXPECT_EQ(config->uplink.assistant.token, "s3cret");
+  EXPECT_TRUE(config->uplink.assistant.enabled());
+}
+
+TEST(WsUrl, SplitsHostPortAndTarget) {
+  auto plain = parse_ws_url("ws://example.com/xiaozhi/v1/");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->tls);
+  EXPECT_EQ(plain->host, "example.com");
+  EXPECT_EQ(plain->port, "80");
+  EXPECT_EQ(plain->target, "/xiaozhi/v1/");
+  auto secure = parse_ws_url("wss://[::1]:8443?device=1");
+  ASSERT_TRUE(secure);
+  EXPECT_TRUE(secure->tls);
+  EXPECT_EQ(secure->host, "::1");
+  EXPECT_EQ(secure->port, "8443");
+  EXPECT_EQ(secure->target, "/?device=1");
+  EXPECT_EQ(secure->display(), "wss://[::1]:8443/") << "the query may carry secrets: not shown";
+  EXPECT_EQ(parse_ws_url("wss://h").value().port, "443");
+  EXPECT_FALSE(parse_ws_url("ws:///path"));
+  EXPECT_FALSE(parse_ws_url("ws://[::1/"));
+  EXPECT_FALSE(parse_ws_url("ws://h:http/"));
+}
+
+}  // namespace
+}  // namespace mcpud::config
