@@ -18,15 +18,46 @@ constexpr const char* kWhere = "uplink.assistant";
 constexpr const char* kDefaultAudioParams =
     R"({"format": "opus", "sample_rate": 16000, "channels": 1, "frame_duration": 60})";
 
-std::expected<std::string, std::string> read_token_file(const std::string& path) {
+// A secret given inline (`key`) or in a file (`key`_file, trailing newline dropped), not both.
+std::expected<std::string, std::string> read_secret(const json& table, const std::string& key) {
+  const std::string where = std::string(kWhere) + "." + key + "_file";
+  auto value = table.at(key).get<std::string>();
+  const auto path = table.at(key + "_file").get<std::string>();
+  if (path.empty()) return value;
+  if (!value.empty()) return std::unexpected(std::string(kWhere) + ": give " + key + " or " + key + "_file, not both");
   std::ifstream in(path);
-  if (!in) return std::unexpected(std::string(kWhere) + ".token_file: cannot read '" + path + "'");
+  if (!in) return std::unexpected(where + ": cannot read '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  std::string token = text.str();
-  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
-  if (token.empty()) return std::unexpected(std::string(kWhere) + ".token_file: '" + path + "' is empty");
-  return token;
+  value = text.str();
+  while (!value.empty() && (value.back() == '\n' || value.back() == '\r' || value.back() == ' ')) value.pop_back();
+  if (value.empty()) return std::unexpected(where + ": '" + path + "' is empty");
+  return value;
+}
+
+// The MQTT settings: a broker needs a topic to publish to.
+std::expected<void, std::string> parse_mqtt(const json& table, AssistantUplinkConfig& out) {
+  const std::string where = kWhere;
+  out.broker = table.at("broker").get<std::string>();
+  out.publish_topic = table.at("publish_topic").get<std::string>();
+  out.subscribe_topic = table.at("subscribe_topic").get<std::string>();
+  out.username = table.at("username").get<std::string>();
+  auto password = read_secret(table, "password");
+  if (!password) return std::unexpected(password.error());
+  out.password = std::move(*password);
+  out.keepalive_s = table.at("keepalive_s").get<std::uint32_t>();
+  out.qos = table.at("qos").get<int>();
+  out.tls = table.at("tls").get<bool>();
+  out.mqtt_version = table.at("mqtt_version").get<std::string>();
+  const auto colon = out.broker.rfind(':');
+  if (!out.broker.empty() && (colon == std::string::npos || colon == 0 || colon + 1 == out.broker.size() ||
+                              out.broker.find_first_not_of("0123456789", colon + 1) != std::string::npos)) {
+    return std::unexpected(where + ".broker: expected host:port, e.g. 192.168.1.10:1883, got '" + out.broker + "'");
+  }
+  if (out.mqtt() && out.enabled() && out.publish_topic.empty()) {
+    return std::unexpected(where + ".publish_topic: required with transport = \"mqtt\"");
+  }
+  return {};
 }
 
 }  // namespace
@@ -35,7 +66,7 @@ json assistant_uplink_schema() {
   auto schema = json::parse(R"({
     "type": "object", "additionalProperties": false, "default": {},
     "properties": {
-      "transport": {"type": "string", "enum": ["websocket"], "default": "websocket"},
+      "transport": {"type": "string", "enum": ["websocket", "mqtt"], "default": "websocket"},
       "url": {"type": "string", "default": ""},
       "token": {"type": "string", "default": ""},
       "token_file": {"type": "string", "default": ""},
@@ -51,7 +82,17 @@ json assistant_uplink_schema() {
       "max_message_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
       "queue_bytes": {"type": "integer", "minimum": 4096, "maximum": 268435456, "default": 1048576},
       "push_pin_events": {"type": "boolean", "default": true},
-      "capabilities_file": {"type": "string", "default": ""}
+      "capabilities_file": {"type": "string", "default": ""},
+      "broker": {"type": "string", "default": ""},
+      "publish_topic": {"type": "string", "default": ""},
+      "subscribe_topic": {"type": "string", "default": ""},
+      "username": {"type": "string", "default": ""},
+      "password": {"type": "string", "default": ""},
+      "password_file": {"type": "string", "default": ""},
+      "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 240},
+      "qos": {"type": "integer", "minimum": 0, "maximum": 2, "default": 1},
+      "tls": {"type": "boolean", "default": false},
+      "mqtt_version": {"type": "string", "enum": ["3.1.1", "5"], "default": "3.1.1"}
     }
   })");
   schema["properties"]["audio_params"]["default"] = json::parse(kDefaultAudioParams);
@@ -66,14 +107,9 @@ std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const j
   if (!out.url.empty()) {
     if (auto target = parse_ws_url(out.url); !target) return std::unexpected(where + ".url: " + target.error());
   }
-  out.token = table.at("token").get<std::string>();
-  const auto token_file = table.at("token_file").get<std::string>();
-  if (!token_file.empty()) {
-    if (!out.token.empty()) return std::unexpected(where + ": give token or token_file, not both");
-    auto token = read_token_file(token_file);
-    if (!token) return std::unexpected(token.error());
-    out.token = std::move(*token);
-  }
+  auto token = read_secret(table, "token");
+  if (!token) return std::unexpected(token.error());
+  out.token = std::move(*token);
   out.protocol_version = table.at("protocol_version").get<int>();
   out.device_id = table.at("device_id").get<std::string>();
   out.client_id = table.at("client_id").get<std::string>();
@@ -91,6 +127,7 @@ std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const j
     return std::unexpected(where + ".capabilities_file: expected an absolute path, got '" + out.capabilities_file +
                            "'");
   }
+  if (auto mqtt = parse_mqtt(table, out); !mqtt) return std::unexpected(mqtt.error());
   return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The configuration of the voice-assistant uplink, [uplink.assistant]: the
-// device side of the voice-assistant MCP over WebSocket, dialing out to `url`.
+// device side of the voice-assistant MCP over WebSocket (dialing out to `url`)
+// or over MQTT (publishing to `publish_topic` on `broker`).
 #pragma once
 
 #include <cstdint>
@@ -29,13 +30,25 @@ struct AssistantUplinkConfig {
   bool push_pin_events = true;            // send notifications/pin_event unasked
   std::string capabilities_file;          // where the server's initialize capabilities are written (0600)
 
-  bool enabled() const { return !url.empty(); }
+  // transport = "mqtt"
+  std::string broker;           // host:port; "" leaves an mqtt uplink off
+  std::string publish_topic;    // where the device publishes
+  std::string subscribe_topic;  // where the server replies; "" = devices/p2p/<Device-Id with underscores>
+  std::string username;
+  std::string password;  // from `password` or `password_file`; never logged
+  std::uint32_t keepalive_s = 240;
+  int qos = 1;
+  bool tls = false;                    // verified with ca_file / insecure_skip_verify as for wss://
+  std::string mqtt_version = "3.1.1";  // or "5"
+
+  bool mqtt() const { return transport == "mqtt"; }
+  bool enabled() const { return mqtt() ? !broker.empty() : !url.empty(); }
   bool operator==(const AssistantUplinkConfig&) const = default;
 };
 
 // The JSON Schema of [uplink.assistant].
 nlohmann::json assistant_uplink_schema();
-// Reads [uplink.assistant] (defaults filled in); reads token_file. Errors name
+// Reads [uplink.assistant] (defaults filled in); reads token_file and password_file. Errors name
 // the key, e.g. "uplink.assistant.url: expected ws:// or wss://, got 'http://x'".
 std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const nlohmann::json& table);
 

@@ -11,6 +11,7 @@
 #include "mcpud/core/log.hpp"
 #include "uplinks/assistant_protocol.hpp"
 #include "uplinks/device_identity.hpp"
+#include "uplinks/mqtt_link.hpp"
 #include "uplinks/ws_link.hpp"
 
 namespace mcpud::uplinks {
@@ -44,7 +45,8 @@ void AssistantUplink::adopt(config::AssistantUplinkConfig config) {
   device_id_ = config_.device_id.empty() ? default_device_id() : config_.device_id;
   client_id_ = config_.client_id.empty() ? derived_client_id(device_id_) : config_.client_id;
   const auto target = config::parse_ws_url(config_.url);
-  peer_ = target ? target->display() : config_.url;
+  peer_ = config_.mqtt() ? "mqtt://" + config_.broker + "/" + config_.publish_topic
+                         : (target ? target->display() : config_.url);
   backoff_.set_ceiling(milliseconds(config_.retry_max_ms));
 }
 
@@ -72,11 +74,30 @@ void AssistantUplink::stop() {
     session_.reset();
     remove_capabilities();
   }
+  mqtt_.reset();  // after the goodbye was handed to it: flushed, then DISCONNECT
 }
 
 void AssistantUplink::connect() {
+  std::string problem;
+  auto link = make_link(problem);
+  if (!link) return on_ended(problem, false);
+  SessionOptions session{config_.mqtt() ? "udp" : "websocket", config_.protocol_version, config_.audio_params,
+                         milliseconds(config_.hello_timeout_ms), config_.push_pin_events};
+  AssistantSession::Observer observer{[this](const std::string& id) { on_established(id); },
+                                      [this](const json& capabilities) { write_capabilities(capabilities); },
+                                      [this](const std::string& why, bool was) { on_ended(why, was); }};
+  session_ =
+      std::make_shared<AssistantSession>(ctx_.io, ctx_.engine, ctx_.events, std::move(session), std::move(observer));
+  session_->start(std::move(link));
+}
+
+std::shared_ptr<MessageLink> AssistantUplink::make_link(std::string& problem) {
+  if (config_.mqtt()) return mqtt_link(problem);
   auto target = config::parse_ws_url(config_.url);
-  if (!target) return on_ended("url: " + target.error(), false);  // checked with the config; kept for safety
+  if (!target) {  // checked with the config; kept for safety
+    problem = "url: " + target.error();
+    return nullptr;
+  }
   WsOptions options;
   options.target = std::move(*target);
   if (!config_.token.empty()) options.headers.emplace_back("Authorization", "Bearer " + config_.token);
@@ -88,15 +109,37 @@ void AssistantUplink::connect() {
   options.max_message_bytes = config_.max_message_bytes;
   options.queue_bytes = config_.queue_bytes;
   options.ping_interval = milliseconds(config_.ping_interval_ms);
+  return make_ws_link(ctx_.io, std::move(options));
+}
 
-  SessionOptions session{"websocket", config_.protocol_version, config_.audio_params,
-                         milliseconds(config_.hello_timeout_ms), config_.push_pin_events};
-  AssistantSession::Observer observer{[this](const std::string& id) { on_established(id); },
-                                      [this](const json& capabilities) { write_capabilities(capabilities); },
-                                      [this](const std::string& why, bool was) { on_ended(why, was); }};
-  session_ =
-      std::make_shared<AssistantSession>(ctx_.io, ctx_.engine, ctx_.events, std::move(session), std::move(observer));
-  session_->start(make_ws_link(ctx_.io, std::move(options)));
+// The broker connection is made once and kept; each session gets a link over it.
+std::shared_ptr<MessageLink> AssistantUplink::mqtt_link(std::string& problem) {
+  if (!mqtt_) {
+    MqttLinkOptions options;
+    const auto colon = config_.broker.rfind(':');
+    options.client.host = config_.broker.substr(0, colon);
+    options.client.port = static_cast<std::uint16_t>(std::stoul(config_.broker.substr(colon + 1)));
+    options.client.client_id = client_id_;
+    options.client.version = config_.mqtt_version == "5" ? mqtt::ProtocolVersion::v5 : mqtt::ProtocolVersion::v311;
+    options.client.keepalive = std::chrono::seconds(config_.keepalive_s);
+    options.client.username = config_.username;
+    options.client.password = config_.password;
+    if (config_.tls) options.client.tls = mqtt::TlsOptions{config_.ca_file, "", "", "", config_.insecure_skip_verify};
+    options.client.retry_first = kFirstRetry;
+    options.client.retry_ceiling = milliseconds(config_.retry_max_ms);
+    options.client.log_category = kLog;
+    options.publish_topic = config_.publish_topic;
+    options.reply_topic = config_.subscribe_topic.empty() ? default_reply_topic(device_id_) : config_.subscribe_topic;
+    options.qos = config_.qos;
+    options.max_message_bytes = config_.max_message_bytes;
+    try {
+      mqtt_ = std::make_unique<MqttChannel>(ctx_.io, std::move(options));
+    } catch (const std::exception& e) {
+      problem = e.what();
+      return nullptr;
+    }
+  }
+  return mqtt_->link();
 }
 
 void AssistantUplink::on_established(const std::string& session_id) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The voice-assistant uplink: dials the configured server, runs one
-// AssistantSession at a time and reconnects forever with backoff. Offers the
+// The voice-assistant uplink: dials the configured server (WebSocket) or keeps
+// a broker connection (MQTT), runs one AssistantSession at a time and starts a
+// new one, forever, with backoff. Offers the
 // user-only tool `assistant_status` (link state, the server's capabilities with
 // secrets redacted) and, if configured, writes the capabilities (secrets
 // included) to a 0600 file for the board's own programs. Event loop only.
@@ -20,8 +21,11 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "uplinks/assistant_session.hpp"
+#include "uplinks/message_link.hpp"
 
 namespace mcpud::uplinks {
+
+class MqttChannel;
 
 inline constexpr const char* kAssistantToolsOwner = "uplink:assistant";
 
@@ -52,6 +56,8 @@ class AssistantUplink {
  private:
   void adopt(config::AssistantUplinkConfig config);
   void connect();
+  std::shared_ptr<MessageLink> make_link(std::string& problem);
+  std::shared_ptr<MessageLink> mqtt_link(std::string& problem);
   void on_established(const std::string& session_id);
   void on_ended(const std::string& why, bool was_established);
   void write_capabilities(const nlohmann::json& capabilities) const;
@@ -65,6 +71,7 @@ class AssistantUplink {
   std::string peer_;
   Backoff backoff_;
   boost::asio::steady_timer retry_timer_;
+  std::unique_ptr<MqttChannel> mqtt_;  // transport = "mqtt": the persistent broker connection
   std::shared_ptr<AssistantSession> session_;
   std::string last_error_;
   std::chrono::steady_clock::time_point connected_at_;

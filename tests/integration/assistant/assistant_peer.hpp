@@ -17,24 +17,28 @@ namespace mcpud::it {
 
 class AssistantPeer {
  public:
-  explicit AssistantPeer(std::shared_ptr<WsConnection> connection) : connection_(std::move(connection)) {}
+  explicit AssistantPeer(std::shared_ptr<MessageConnection> connection, std::string transport = "websocket")
+      : connection_(std::move(connection)), transport_(std::move(transport)) {}
 
-  WsConnection& connection() { return *connection_; }
+  // The WebSocket under a WebSocket peer.
+  WsConnection& connection() { return dynamic_cast<WsConnection&>(*connection_); }
   const json& device_hello() const { return hello_; }
   const std::string& session_id() const { return session_id_; }
 
-  // Reads mcpud's hello (failing the test if it is not one) and answers with
-  // the server hello of `session_id`.
+  // Reads up to mcpud's next hello (failing the test if none comes) and answers
+  // with the server hello of `session_id`.
   bool handshake(const std::string& session_id, Deadline deadline = 10s) {
-    auto hello = connection_->receive(deadline);
+    // Over MQTT the topic outlives sessions: the last messages of an earlier one may come first.
+    std::optional<json> hello;
+    while ((hello = connection_->receive(deadline)) && hello->value("type", "") != "hello") {
+    }
     if (!hello) {
       ADD_FAILURE() << "no hello from mcpud";
       return false;
     }
     hello_ = *hello;
-    EXPECT_EQ(hello_.value("type", ""), "hello") << hello_.dump();
     session_id_ = session_id;
-    connection_->send(json{{"type", "hello"}, {"transport", "websocket"}, {"session_id", session_id}}.dump());
+    connection_->send(json{{"type", "hello"}, {"transport", transport_}, {"session_id", session_id}}.dump());
     return true;
   }
 
@@ -86,7 +90,8 @@ class AssistantPeer {
   const std::vector<json>& notifications() const { return seen_; }
 
  private:
-  std::shared_ptr<WsConnection> connection_;
+  std::shared_ptr<MessageConnection> connection_;
+  std::string transport_;
   json hello_;
   std::string session_id_;
   std::vector<json> seen_;

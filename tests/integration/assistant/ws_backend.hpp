@@ -23,16 +23,21 @@ struct TlsFiles {
   std::string key;          // its private key
 };
 
-class WsConnection {
+// Whatever carries the backend's messages to and from mcpud (a WebSocket, MQTT topics).
+class MessageConnection {
  public:
-  virtual ~WsConnection() = default;
-  // Upgrade request headers by lower-case name, and the request target.
-  virtual const std::map<std::string, std::string>& headers() const = 0;
-  virtual const std::string& target() const = 0;
+  virtual ~MessageConnection() = default;
   virtual void send(std::string text) = 0;
   // The next text message as JSON (a non-JSON one fails the test); nullopt on
   // timeout or once the connection is closed and every message was taken.
   virtual std::optional<json> receive(Deadline deadline = 10s) = 0;
+};
+
+class WsConnection : public MessageConnection {
+ public:
+  // Upgrade request headers by lower-case name, and the request target.
+  virtual const std::map<std::string, std::string>& headers() const = 0;
+  virtual const std::string& target() const = 0;
   // True once mcpud closed the connection (with a close frame or not).
   virtual bool wait_closed(Deadline deadline = 10s) = 0;
   // Ping frames received so far.

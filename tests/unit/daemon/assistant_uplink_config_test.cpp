@@ -64,6 +64,24 @@ TEST(AssistantUplinkConfig, ReadsTheTokenFromAFileWithoutItsNewline) {
   EXPECT_TRUE(config->uplink.assistant.enabled());
 }
 
+TEST(AssistantUplinkConfig, TheMqttVariantNeedsABrokerAndATopic) {
+  const auto off = parse("[uplink.assistant]\ntransport = \"mqtt\"\nurl = \"ws://h/\"\n", "t");
+  ASSERT_TRUE(off);
+  EXPECT_FALSE(off->uplink.assistant.enabled()) << "an mqtt uplink is off until it names a broker";
+  const auto on = parse(
+      "[uplink.assistant]\ntransport = \"mqtt\"\nbroker = \"10.0.0.2:1883\"\npublish_topic = \"device-server\"\n", "t");
+  ASSERT_TRUE(on) << on.error();
+  EXPECT_TRUE(on->uplink.assistant.enabled());
+  EXPECT_EQ(on->uplink.assistant.keepalive_s, 240u);
+  EXPECT_EQ(on->uplink.assistant.mqtt_version, "3.1.1");
+  EXPECT_EQ(error_of("[uplink.assistant]\ntransport = \"mqtt\"\nbroker = \"10.0.0.2:1883\"\n"),
+            "test.toml: uplink.assistant.publish_topic: required with transport = \"mqtt\"");
+  EXPECT_EQ(error_of("[uplink.assistant]\ntransport = \"mqtt\"\nbroker = \"10.0.0.2\"\npublish_topic = \"t\"\n"),
+            "test.toml: uplink.assistant.broker: expected host:port, e.g. 192.168.1.10:1883, got '10.0.0.2'");
+  EXPECT_EQ(error_of("[uplink.assistant]\npassword = \"a\"\npassword_file = \"/x\"\n"),
+            "test.toml: uplink.assistant: give password or password_file, not both");
+}
+
 TEST(WsUrl, SplitsHostPortAndTarget) {
   auto plain = parse_ws_url("ws://example.com/xiaozhi/v1/");
   ASSERT_TRUE(plain);
