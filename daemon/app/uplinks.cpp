@@ -16,4 +16,12 @@ void Uplinks::reconcile() {
 
 void Uplinks::close() { assistant_.reset(); }
 
+std::vector<std::pair<std::string, std::string>> Uplinks::clients() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (assistant_) {
+    if (auto row = assistant_->client_row()) out.push_back(std::move(*row));
+  }
+  return out;
+}
+
 }  // namespace mcpud::app

@@ -199,6 +199,12 @@ json AssistantUplink::status() const {
   return out;
 }
 
+std::optional<std::pair<std::string, std::string>> AssistantUplink::client_row() const {
+  if (!session_ || !session_->established()) return std::nullopt;
+  return std::pair{std::string(config_.mqtt() ? "assistant-mqtt" : "assistant-ws"),
+                   peer_ + " session " + session_->session_id()};
+}
+
 void AssistantUplink::register_status_tool() {
   Tool tool;
   tool.name = "assistant_status";

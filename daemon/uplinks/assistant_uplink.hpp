@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -52,6 +54,8 @@ class AssistantUplink {
   const config::AssistantUplinkConfig& config() const { return config_; }
   // What assistant_status returns.
   nlohmann::json status() const;
+  // ("assistant-ws" or "assistant-mqtt", peer) while a session is established, for ListClients.
+  std::optional<std::pair<std::string, std::string>> client_row() const;
 
  private:
   void adopt(config::AssistantUplinkConfig config);

@@ -232,8 +232,8 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
     if (closed_ || closing_) return;
     const auto silent = Clock::now() - last_heard_;
     if (silent > 3 * options_.ping_interval) {
-      return finish("nothing from the server for " +
-                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(silent).count()) + " s");
+      return finish("nothing from the server (not even a pong) for " +
+                    std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(silent).count()) + " ms");
     }
     if (!pinging_) {
       pinging_ = true;

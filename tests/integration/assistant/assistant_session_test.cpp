@@ -129,5 +129,46 @@ TEST_F(AssistantUplinkTest, KeepsAnIdleLinkAliveWithPings) {
   EXPECT_EQ(peer->result("ping"), json::object());
 }
 
+TEST_F(AssistantUplinkTest, IgnoresWhatItDoesNotSpeakAndAnswersBatches) {
+  start();
+  auto peer = initialized("s-odd");
+  ASSERT_TRUE(peer);
+  auto& link = peer->connection();
+  link.send("this is not JSON");
+  link.send(json{{"session_id", "s-odd"}, {"type", "tts"}, {"state", "start"}}.dump());
+  link.send(json{{"session_id", "s-odd"}, {"type", "mcp"}, {"payload", 7}}.dump());
+  link.send(json{{"type", "hello"}, {"transport", "websocket"}, {"session_id", "another"}}.dump());
+  peer->send_mcp({{"jsonrpc", "1.0"}, {"id", 77}, {"method", "ping"}});
+  const auto refused = link.receive();
+  ASSERT_TRUE(refused);
+  EXPECT_EQ((*refused)["session_id"], "s-odd");
+  EXPECT_EQ((*refused)["payload"]["error"]["code"], -32600);
+  peer->send_mcp(
+      json::array({{{"jsonrpc", "2.0"}, {"id", "a"}, {"method", "ping"}},
+                   {{"jsonrpc", "2.0"}, {"id", "b"}, {"method", "tools/call"}, {"params", {{"name", "x"}}}}}));
+  const auto batch = link.receive();
+  ASSERT_TRUE(batch);
+  ASSERT_TRUE((*batch)["payload"].is_array()) << batch->dump();
+  EXPECT_EQ((*batch)["payload"].size(), 2u);
+  EXPECT_EQ(peer->result("ping"), json::object());
+  EXPECT_EQ(daemon_.count_in_log("connected, session"), 1u);
+}
+
+TEST(AssistantHungServer, ASilentServerIsLeftAndDialedAgain) {
+  WsBackend backend(std::nullopt, /*reads_per_connection=*/2);  // the hello and one reply, then deaf
+  DaemonProcess daemon;
+  const auto path = daemon.write_file(
+      "mcpud.toml",
+      assistant_config("ws://127.0.0.1:" + std::to_string(backend.port()) + "/", "ping_interval_ms = 100"));
+  ASSERT_TRUE(daemon.start({"--config", path}));
+  auto connection = backend.accept();
+  ASSERT_TRUE(connection);
+  AssistantPeer peer(connection);
+  ASSERT_TRUE(peer.handshake("s-hung"));
+  EXPECT_EQ(peer.result("ping"), json::object());
+  EXPECT_TRUE(daemon.wait_for_log("nothing from the server (not even a pong)")) << daemon.log();
+  EXPECT_TRUE(backend.accept()) << "mcpud must dial again";
+}
+
 }  // namespace
 }  // namespace mcpud::it

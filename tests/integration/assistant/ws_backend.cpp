@@ -42,7 +42,8 @@ class Connection final : public WsConnection, public std::enable_shared_from_thi
   using Ready = std::function<void(std::shared_ptr<WsConnection>)>;
 
   template <class... Args>
-  Connection(Shared& shared, Args&&... args) : shared_(shared), ws_(std::forward<Args>(args)...) {}
+  Connection(Shared& shared, std::size_t reads, Args&&... args)
+      : shared_(shared), reads_left_(reads), ws_(std::forward<Args>(args)...) {}
 
   void start(Ready ready) {
     ready_ = std::move(ready);
@@ -124,6 +125,7 @@ class Connection final : public WsConnection, public std::enable_shared_from_thi
   }
 
   void read_next() {
+    if (reads_left_-- == 0) return;
     ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       std::lock_guard lock(self->shared_.mutex);
       if (ec) {
@@ -147,6 +149,7 @@ class Connection final : public WsConnection, public std::enable_shared_from_thi
   }
 
   Shared& shared_;
+  std::size_t reads_left_;
   Ws<Tls> ws_;
   Ready ready_;
   beast::flat_buffer buffer_;
@@ -170,6 +173,7 @@ struct WsBackend::Impl {
   std::string server_name;                          // under shared.mutex
   std::thread thread;
   int port = 0;
+  std::size_t reads = SIZE_MAX;
 
   void accept_next() {
     acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
@@ -180,9 +184,9 @@ struct WsBackend::Impl {
         shared.changed.notify_all();
       };
       if (tls) {
-        std::make_shared<Connection<true>>(shared, std::move(socket), *tls)->start(on_ready);
+        std::make_shared<Connection<true>>(shared, reads, std::move(socket), *tls)->start(on_ready);
       } else {
-        std::make_shared<Connection<false>>(shared, std::move(socket))->start(on_ready);
+        std::make_shared<Connection<false>>(shared, reads, std::move(socket))->start(on_ready);
       }
       accept_next();
     });
@@ -197,7 +201,8 @@ struct WsBackend::Impl {
   }
 };
 
-WsBackend::WsBackend(std::optional<TlsFiles> tls) : impl_(std::make_unique<Impl>()) {
+WsBackend::WsBackend(std::optional<TlsFiles> tls, std::size_t reads_per_connection) : impl_(std::make_unique<Impl>()) {
+  impl_->reads = reads_per_connection;
   if (tls) {
     impl_->tls.emplace(ssl::context::tls_server);
     impl_->tls->use_certificate_chain_file(tls->certificate);

@@ -5,6 +5,8 @@
 // deadlines. Its own io thread; every member is safe to call from the test thread.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,7 +50,9 @@ class WsConnection : public MessageConnection {
 
 class WsBackend {
  public:
-  explicit WsBackend(std::optional<TlsFiles> tls = std::nullopt);
+  // `reads_per_connection`: after that many messages a connection stops reading,
+  // so it no longer answers pings either, as a hung server does.
+  explicit WsBackend(std::optional<TlsFiles> tls = std::nullopt, std::size_t reads_per_connection = SIZE_MAX);
   ~WsBackend();
   WsBackend(const WsBackend&) = delete;
   WsBackend& operator=(const WsBackend&) = delete;
