@@ -72,7 +72,7 @@ void AssistantSession::on_message(std::string text) {
       if (!established_) on_hello(in.message);
       return;
     case IncomingKind::Mcp:
-      if (established_) return on_mcp(std::move(in.message));
+      if (established_) return on_mcp(text, std::move(in.message));
       log::debug(kLog, link_->peer(), ": mcp message before the server hello ignored");
       return;
     case IncomingKind::Goodbye:
@@ -104,7 +104,7 @@ void AssistantSession::on_hello(const json& hello) {
   if (observer_.on_established) observer_.on_established(session_id_);
 }
 
-void AssistantSession::on_mcp(json message) {
+void AssistantSession::on_mcp(const std::string& text, json message) {
   const auto& payload = message["payload"];
   if (payload.is_object() && payload.value("method", json()) == "initialize") {
     const auto params = payload.find("params");
@@ -114,7 +114,9 @@ void AssistantSession::on_mcp(json message) {
       if (observer_.on_capabilities) observer_.on_capabilities(capabilities_);
     }
   }
-  engine_.handle_line(mcp_envelope(std::move(message), session_id_), *this,
+  // The text as received when it names its session (the usual case): no second serialization.
+  const bool named = message.contains("session_id");
+  engine_.handle_line(named ? text : mcp_envelope(std::move(message), session_id_), *this,
                       [weak = weak_from_this()](std::string reply) {
                         if (auto self = weak.lock()) self->push(std::move(reply));
                       });

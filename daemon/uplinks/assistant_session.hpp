@@ -65,7 +65,7 @@ class AssistantSession final : public rpc::Client, public std::enable_shared_fro
   void on_message(std::string text);
   void on_closed(const std::string& why);
   void on_hello(const nlohmann::json& hello);
-  void on_mcp(nlohmann::json message);
+  void on_mcp(const std::string& text, nlohmann::json message);
   void fail(std::string why);
 
   rpc::Engine& engine_;
