@@ -103,5 +103,23 @@ TEST_F(AssistantMqttTest, ComesBackAfterABrokerRestartAndSaysGoodbyeAtShutdown) 
   EXPECT_EQ(daemon_.wait_exit(), 0);
 }
 
+TEST(AssistantMqttSecure, LogsInOverTlsWithAPasswordFromAFile) {
+  if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+  MosquittoBroker broker({"board", "broker-secret", true});
+  ASSERT_TRUE(broker.start());
+  MqttBackend backend(broker.port(), kDeviceTopic, kReplyTopic, {broker.ca_file(), "board", "broker-secret"});
+  ASSERT_TRUE(backend.wait_subscribed());
+  DaemonProcess daemon;
+  const auto password_file = daemon.write_file("broker-password", "broker-secret\n");
+  const std::string uplink = "transport = \"mqtt\"\nbroker = \"" + broker.address() + "\"\npublish_topic = \"" +
+                             kDeviceTopic + "\"\ndevice_id = \"aa:bb:cc:00:00:01\"\ntls = true\nca_file = \"" +
+                             broker.ca_file() + "\"\nusername = \"board\"\npassword_file = \"" + password_file + "\"\n";
+  ASSERT_TRUE(daemon.start({"--config", daemon.write_file("mcpud.toml", assistant_config("", uplink))}));
+  AssistantPeer peer(std::shared_ptr<MessageConnection>(&backend, [](MessageConnection*) {}), "udp");
+  ASSERT_TRUE(peer.handshake("tls-mqtt")) << daemon.log() << broker.log();
+  EXPECT_EQ(peer.result("ping"), json::object());
+  EXPECT_EQ(daemon.log().find("broker-secret"), std::string::npos) << "the password must never be logged";
+}
+
 }  // namespace
 }  // namespace mcpud::it

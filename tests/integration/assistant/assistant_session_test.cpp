@@ -4,6 +4,8 @@
 // or a goodbye, bounded messages, goodbye at shutdown, and wss:// verification.
 #include <regex>
 
+#include "support/line_client.hpp"
+
 #include "assistant/assistant_fixture.hpp"
 
 namespace mcpud::it {
@@ -86,6 +88,34 @@ TEST_F(AssistantUplinkTest, ShutdownSaysGoodbye) {
   EXPECT_EQ((*goodbye)["session_id"], "s-bye");
   EXPECT_TRUE(peer->connection().wait_closed());
   EXPECT_EQ(daemon_.wait_exit(), 0);
+}
+
+TEST_F(AssistantUplinkTest, AReloadThatChangesTheTableStartsANewSessionAndOneThatRemovesItSaysGoodbye) {
+  start("device_id = \"aa:bb:cc:dd:ee:01\"");
+  auto first = initialized("s-old");
+  ASSERT_TRUE(first);
+  reload("device_id = \"aa:bb:cc:dd:ee:02\"", "");
+  std::optional<json> goodbye;
+  while (auto message = first->connection().receive()) {
+    if (message->value("type", "") == "goodbye") goodbye = message;
+  }
+  ASSERT_TRUE(goodbye) << daemon_.log();
+  EXPECT_EQ((*goodbye)["session_id"], "s-old");
+  auto second = connect("s-new");
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->connection().headers().at("device-id"), "aa:bb:cc:dd:ee:02");
+
+  // Without the table the uplink goes, and its tool with it.
+  const int port = daemon_.wait_for_port();
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  EXPECT_TRUE(client->call("assistant_status").contains("result"));
+  config_path_ =
+      daemon_.write_file("mcpud.toml", "board = \"sim\"\nlisten = [\"127.0.0.1:0\"]\n[unix_socket]\npath = \"\"\n");
+  daemon_.signal(SIGHUP);
+  EXPECT_TRUE(second->connection().wait_closed());
+  EXPECT_TRUE(daemon_.wait_for_log("reloaded"));
+  EXPECT_EQ(client->call("assistant_status")["error"]["code"], -32601);
 }
 
 TEST_F(AssistantUplinkTest, AServerThatDoesNotAnswerTheHelloIsRetried) {

@@ -8,7 +8,7 @@
 
 namespace mcpud::it {
 
-MqttBackend::MqttBackend(int port, std::string device_topic, std::string reply_topic)
+MqttBackend::MqttBackend(int port, std::string device_topic, std::string reply_topic, const Login& login)
     : device_topic_(std::move(device_topic)), reply_topic_(std::move(reply_topic)) {
   mosquitto_lib_init();
   handle_ = mosquitto_new("assistant-backend", true, this);
@@ -16,6 +16,10 @@ MqttBackend::MqttBackend(int port, std::string device_topic, std::string reply_t
   mosquitto_subscribe_callback_set(handle_, &MqttBackend::on_subscribe);
   mosquitto_message_callback_set(handle_, &MqttBackend::on_message);
   mosquitto_reconnect_delay_set(handle_, 1, 1, false);
+  if (!login.username.empty()) mosquitto_username_pw_set(handle_, login.username.c_str(), login.password.c_str());
+  if (!login.ca_file.empty()) {
+    EXPECT_EQ(mosquitto_tls_set(handle_, login.ca_file.c_str(), nullptr, nullptr, nullptr, nullptr), MOSQ_ERR_SUCCESS);
+  }
   EXPECT_EQ(mosquitto_connect(handle_, "127.0.0.1", port, 30), MOSQ_ERR_SUCCESS);
   EXPECT_EQ(mosquitto_loop_start(handle_), MOSQ_ERR_SUCCESS);
 }

@@ -18,9 +18,15 @@ namespace mcpud::it {
 
 class MqttBackend final : public MessageConnection {
  public:
+  struct Login {
+    std::string ca_file;  // non-empty: TLS, the broker verified with this CA
+    std::string username;
+    std::string password;
+  };
+
   // Connects to the broker on 127.0.0.1:`port` and subscribes to `device_topic`
   // (again after every reconnection); replies go to `reply_topic`.
-  MqttBackend(int port, std::string device_topic, std::string reply_topic);
+  MqttBackend(int port, std::string device_topic, std::string reply_topic, const Login& login = {});
   ~MqttBackend() override;
   MqttBackend(const MqttBackend&) = delete;
   MqttBackend& operator=(const MqttBackend&) = delete;
