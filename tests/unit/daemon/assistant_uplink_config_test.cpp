@@ -82,6 +82,35 @@ TEST(AssistantUplinkConfig, TheMqttVariantNeedsABrokerAndATopic) {
             "test.toml: uplink.assistant: give password or password_file, not both");
 }
 
+// The commented [uplink.assistant] example of the shipped config, uncommented up
+// to `stop_at` (a line of the example), parses.
+std::expected<Config, std::string> shipped_example(const std::string& stop_at) {
+  std::ifstream in(std::string(MCPUD_SOURCE_DIR) + "/config/mcpud.toml");
+  std::string text;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "# [uplink.assistant]") inside = true;
+    if (!inside) continue;
+    if (line.empty() || line == stop_at) break;
+    if (line.starts_with("# ") && line.find(" = ") != std::string::npos) text += line.substr(2) + "\n";
+    if (line == "# [uplink.assistant]") text += "[uplink.assistant]\n";
+  }
+  return parse(text, "example");
+}
+
+TEST(AssistantUplinkConfig, TheShippedExamplesWorkOnceUncommented) {
+  const auto websocket = shipped_example("# The same protocol through an MQTT broker instead:");
+  ASSERT_TRUE(websocket) << websocket.error();
+  EXPECT_TRUE(websocket->uplink.assistant.enabled());
+  EXPECT_FALSE(websocket->uplink.assistant.mqtt());
+  EXPECT_EQ(websocket->uplink.assistant.url, "wss://assistant.example.com/xiaozhi/v1/");
+  const auto mqtt = shipped_example("");
+  ASSERT_TRUE(mqtt) << mqtt.error();
+  EXPECT_TRUE(mqtt->uplink.assistant.mqtt());
+  EXPECT_TRUE(mqtt->uplink.assistant.enabled());
+  EXPECT_EQ(mqtt->uplink.assistant.keepalive_s, 240u);
+}
+
 TEST(WsUrl, SplitsHostPortAndTarget) {
   auto plain = parse_ws_url("ws://example.com/xiaozhi/v1/");
   ASSERT_TRUE(plain);
