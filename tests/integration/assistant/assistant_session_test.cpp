@@ -200,5 +200,27 @@ TEST(AssistantHungServer, ASilentServerIsLeftAndDialedAgain) {
   EXPECT_TRUE(backend.accept()) << "mcpud must dial again";
 }
 
+TEST(AssistantHungServer, AServerThatSendsButNeverReadsIsDroppedAtTheQueueBound) {
+  WsBackend backend(std::nullopt, /*reads_per_connection=*/2);
+  DaemonProcess daemon;
+  const auto path = daemon.write_file(
+      "mcpud.toml", assistant_config("ws://127.0.0.1:" + std::to_string(backend.port()) + "/", "queue_bytes = 65536"));
+  ASSERT_TRUE(daemon.start({"--config", path}));
+  auto connection = backend.accept();
+  ASSERT_TRUE(connection);
+  AssistantPeer peer(connection);
+  ASSERT_TRUE(peer.handshake("s-flood"));
+  EXPECT_EQ(peer.result("ping"), json::object());
+  // Requests keep coming, replies pile up: past the socket buffers and 64 KiB of queue, mcpud lets go.
+  const auto request = json{{"session_id", "s-flood"},
+                            {"type", "mcp"},
+                            {"payload", {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}}}}
+                           .dump();
+  for (int i = 0; i < 40000 && !daemon.count_in_log("not reading"); ++i) connection->send(request);
+  EXPECT_TRUE(daemon.wait_for_log("bytes queued for a server that is not reading")) << daemon.log();
+  EXPECT_TRUE(backend.accept()) << "mcpud must dial again";
+  EXPECT_TRUE(daemon.running());
+}
+
 }  // namespace
 }  // namespace mcpud::it
