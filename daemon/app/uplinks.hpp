@@ -4,7 +4,11 @@
 // with the configuration. Event loop only.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 
@@ -14,6 +18,10 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "transports/session.hpp"
+
+namespace mcpud::uplinks {
+class ServicesUplink;
+}
 
 namespace mcpud::app {
 
@@ -39,8 +47,17 @@ class Uplinks {
   // Says goodbye where the protocol has a way to, and closes every connection.
   void close();
 
+  // A user turn through the services uplink (`mcpuctl ask`); UPLINK_NOT_CONFIGURED
+  // or UPLINK_NOT_CONNECTED when it cannot be carried.
+  void ask(const std::string& text, std::function<void(Result<std::string>)> reply);
+  // Connected uplinks as (transport, peer) rows for ListClients: ("services", "10.0.0.5:8443").
+  std::vector<std::pair<std::string, std::string>> clients() const;
+
  private:
+  void reconcile_services();
+
   Context ctx_;
+  std::shared_ptr<uplinks::ServicesUplink> services_;
 };
 
 }  // namespace mcpud::app

@@ -8,12 +8,17 @@ using nlohmann::json;
 
 void add_uplink_schema(json& schema) {
   auto uplink = json::parse(R"({"type": "object", "additionalProperties": false, "default": {}, "properties": {}})");
+  uplink["properties"]["services"] = services_uplink_schema();
   schema["properties"]["uplink"] = std::move(uplink);
 }
 
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& document) {
   UplinkConfig out;
   [[maybe_unused]] const auto& uplink = document.at("uplink");
+  if (auto services = parse_services_uplink(uplink.at("services")); services)
+    out.services = std::move(*services);
+  else
+    return std::unexpected(services.error());
   return out;
 }
 

@@ -9,10 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/services_uplink_config.hpp"
+
 namespace mcpud::config {
 
 // One member per uplink kind; each is off until its table names a server.
 struct UplinkConfig {
+  ServicesUplinkConfig services;  // [uplink.services]
   bool operator==(const UplinkConfig&) const = default;
 };
 
