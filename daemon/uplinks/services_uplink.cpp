@@ -66,6 +66,8 @@ void ServicesUplink::connect() {
   state_ = State::Connecting;
   const auto generation = ++generation_;
   decoder_ = StartFrameDecoder(config_.max_frame_bytes);
+  queue_.clear();
+  queued_bytes_ = 0;
   std::shared_ptr<boost::asio::ssl::context> tls;
   const std::string name = config_.server_name.empty() ? config_.host : config_.server_name;
   if (config_.tls) {
@@ -103,8 +105,9 @@ void ServicesUplink::on_connected(std::uint64_t generation) {
   // The server closes a connection whose AUTH is not there within 5 s: first thing out.
   send(FrameType::Auth, kSystemTaskId, 0, auth_content(config_.token, config_.voice_id, config_.lang, config_.format));
   send_register();
+  if (generation_ != generation) return;  // could not even queue them
   arm_ping();
-  if (generation_ == generation) read(generation);
+  read(generation);
 }
 
 void ServicesUplink::read(std::uint64_t generation) {
@@ -239,7 +242,8 @@ bool ServicesUplink::send(FrameType type, std::string_view task_id, unsigned seq
     log::warn(kCategory, "cannot send a ", frame_type_name(type), " frame: ", frame.error());
     return false;
   }
-  if (queued_bytes_ + frame->size() > config_.queue_bytes) {
+  // One frame always fits (a register of many tools may be large); more wait only up to the bound.
+  if (queued_bytes_ > 0 && queued_bytes_ + frame->size() > config_.queue_bytes) {
     lost("the server reads too slowly (" + std::to_string(queued_bytes_) + " bytes waiting to be sent)");
     return false;
   }
