@@ -22,4 +22,13 @@ std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& docum
   return out;
 }
 
+void hide_uplink_secrets(json& document) {
+  for (auto& [name, table] : document["uplink"].items()) {
+    for (const auto* key : {"token", "password"}) {
+      if (table.contains(key) && table[key].is_string() && !table[key].get<std::string>().empty())
+        table[key] = "(hidden)";
+    }
+  }
+}
+
 }  // namespace mcpud::config

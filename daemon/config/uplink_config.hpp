@@ -23,5 +23,7 @@ struct UplinkConfig {
 void add_uplink_schema(nlohmann::json& schema);
 // Reads [uplink] from the validated document (defaults already filled in).
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const nlohmann::json& document);
+// Replaces tokens and passwords in the resolved document by "(hidden)".
+void hide_uplink_secrets(nlohmann::json& document);
 
 }  // namespace mcpud::config

@@ -3,6 +3,7 @@
 // server (AUTH, register, calls good and bad, pings, garbage, split frames,
 // dropped connections, re-registration after a reload).
 #include <csignal>
+#include <random>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include "support/configs.hpp"
 #include "support/daemon_process.hpp"
 #include "support/fixtures.hpp"
+#include "support/serial_peer.hpp"
 #include "support/start_peer.hpp"
 
 namespace mcpud::it {
@@ -199,6 +201,58 @@ TEST_F(ServicesUplink, SkipsGarbageAndDecodesAFrameSentByteByByte) {
                      "mcp000010000{}##END"));
   EXPECT_EQ(peer_.call("after", "gpio_read", {{"pin", 2}})["success"], true);
   EXPECT_TRUE(daemon_.wait_for_log("bad frame type byte 0x0f")) << daemon_.log();
+}
+
+TEST_F(ServicesUplink, SurvivesNoiseAndDropsAnOverLongFrame) {
+  start("max_frame_bytes = 4096\n");
+  std::minstd_rand random(7);
+  std::string noise;
+  for (int i = 0; i < 200'000; ++i) noise += static_cast<char>(random() & 0xff);
+  for (int i = 0; i < 50; ++i) noise.insert(random() % noise.size(), i % 2 ? "##START" : "##END");
+  ASSERT_TRUE(peer_.send_raw(noise));
+  // Far over the bound: dropped as it streams past, never held whole.
+  ASSERT_TRUE(peer_.send_raw("##START\x06mcp000010000" + std::string(1 << 20, 'x') + "##END"));
+  EXPECT_EQ(peer_.call("after", "gpio_read", {{"pin", 2}})["success"], true) << daemon_.log();
+  EXPECT_TRUE(daemon_.wait_for_log("dropped a frame longer than 4096 bytes")) << daemon_.log();
+  EXPECT_TRUE(daemon_.running());
+}
+
+// Serial reads wait for bytes: slow calls that show concurrency and the bound.
+TEST_F(ServicesUplink, SlowCallsRunConcurrentlyWithinTheBound) {
+  const auto dir = daemon_.temp_dir().path();
+  SerialPeer port_a(dir / "ttyA");
+  SerialPeer port_b(dir / "ttyB");
+  start("max_calls_in_flight = 2\n", {.extra_pins = "\n[serial]\nports = [\"" + dir.string() + "/tty*\"]\n"});
+  const auto session_a = peer_.call("a", "serial_connect", {{"port", port_a.link()}})["data"]["session_id"];
+  const auto session_b = peer_.call("b", "serial_connect", {{"port", port_b.link()}})["data"]["session_id"];
+  ASSERT_TRUE(session_a.is_string() && session_b.is_string()) << daemon_.log();
+
+  ASSERT_TRUE(peer_.send_call({{"call_id", "slow1"},
+                               {"method", "serial_read"},
+                               {"params", {{"session_id", session_a}, {"timeout_ms", 30000}}}}));
+  // A quick call is answered while the slow one waits.
+  ASSERT_TRUE(peer_.send_call({{"call_id", "fast1"}, {"method", "gpio_read"}, {"params", {{"pin", 2}}}}));
+  auto next = peer_.wait_for_mcp("result");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->json()["data"]["call_id"], "fast1");
+
+  ASSERT_TRUE(peer_.send_call({{"call_id", "slow2"},
+                               {"method", "serial_read"},
+                               {"params", {{"session_id", session_b}, {"timeout_ms", 30000}}}}));
+  const auto busy = peer_.call("fast2", "gpio_read", {{"pin", 2}});
+  EXPECT_EQ(busy["success"], false);
+  EXPECT_EQ(busy["error"], "busy: 2 calls already in flight; try again");
+
+  ASSERT_TRUE(port_a.write("a1"));
+  next = peer_.wait_for_mcp("result");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->json()["data"]["call_id"], "slow1");
+  EXPECT_EQ(next->json()["data"]["result"]["data"]["data"], "a1");
+  ASSERT_TRUE(port_b.write("b2"));
+  next = peer_.wait_for_mcp("result");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->json()["data"]["call_id"], "slow2");
+  EXPECT_EQ(peer_.call("fast3", "gpio_read", {{"pin", 2}})["success"], true);
 }
 
 TEST_F(ServicesUplink, AnswersPingsAndPingsOnItsOwn) {

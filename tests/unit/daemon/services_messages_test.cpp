@@ -107,6 +107,9 @@ TEST(ServicesUplinkConfig, ReadsTheTableWithDefaults) {
   EXPECT_EQ(s.task_id, "mcp00001");
   EXPECT_EQ(s.max_frame_bytes, 1024u * 1024u);
   EXPECT_FALSE(config::parse("", "test.toml")->uplink.services.enabled());
+  // --check-config prints the resolved document: the token stays out of it.
+  EXPECT_EQ(config->resolved["uplink"]["services"]["token"], "(hidden)");
+  EXPECT_EQ(s.token, "t");
 }
 
 TEST(ServicesUplinkConfig, ErrorsNameTheKey) {
