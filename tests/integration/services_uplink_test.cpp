@@ -255,6 +255,25 @@ TEST_F(ServicesUplink, SlowCallsRunConcurrentlyWithinTheBound) {
   EXPECT_EQ(peer_.call("fast3", "gpio_read", {{"pin", 2}})["success"], true);
 }
 
+// A server that sends calls but stops reading the results is disconnected once
+// queue_bytes wait (beyond what the kernel holds), and redialed.
+TEST_F(ServicesUplink, AServerThatStopsReadingIsDroppedAndRedialed) {
+  peer_.shrink_receive_buffer();
+  start("queue_bytes = 65536\n");
+  std::string calls;
+  for (int i = 0; i < 60'000; ++i) {
+    calls +=
+        "##START\x06mcp000010000" +
+        json{{"type", "call"}, {"data", {{"call_id", i}, {"method", "gpio_read"}, {"params", {{"pin", 2}}}}}}.dump() +
+        "##END";
+  }
+  peer_.send_raw(calls);  // may fail part way: the daemon hangs up
+  EXPECT_TRUE(daemon_.wait_for_log("the server reads too slowly", 30s)) << daemon_.log();
+  ASSERT_TRUE(peer_.accept(15s)) << daemon_.log();
+  expect_auth();
+  EXPECT_TRUE(peer_.wait_for_mcp("register"));
+}
+
 TEST_F(ServicesUplink, AnswersPingsAndPingsOnItsOwn) {
   start("ping_interval_s = 5\n");
   ASSERT_TRUE(peer_.send_frame(kStatus, "00000000", "0000", "##PING"));

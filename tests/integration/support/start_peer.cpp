@@ -54,6 +54,11 @@ void StartPeer::drop() {
   eof_ = false;
 }
 
+void StartPeer::shrink_receive_buffer() {
+  const int bytes = 4096;
+  ::setsockopt(listen_fd_, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
+}
+
 bool StartPeer::accept(Deadline deadline) {
   drop();
   pollfd p{listen_fd_, POLLIN, 0};

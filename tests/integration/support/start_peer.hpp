@@ -46,6 +46,9 @@ class StartPeer {
   int port() const { return port_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
 
+  // Connections accepted from now on get a tiny receive buffer: a server that
+  // reads slowly.
+  void shrink_receive_buffer();
   // Waits for the daemon to connect (closing any previous connection first).
   bool accept(Deadline deadline = 10s);
   std::chrono::steady_clock::time_point accepted_at() const { return accepted_at_; }
