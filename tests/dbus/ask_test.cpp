@@ -35,6 +35,13 @@ class DbusAsk : public ::testing::Test {
     ASSERT_TRUE(peer_.wait_for_mcp("register")) << daemon_.log();
   }
 
+  // Runs `mcpuctl ask` and expects it to fail with `reason`.
+  void expect_ask_fails(const std::string& reason) {
+    const auto r = run_ctl({"--bus=session", "ask", "What time is it?"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "mcpuctl: " + reason + "\n");
+  }
+
   BusDaemon bus_{BusDaemon::Kind::Session};
   StartPeer peer_;
   DaemonProcess daemon_;
@@ -88,24 +95,18 @@ TEST_F(DbusAsk, AnAnswerWithoutEndFrameIsReturnedAfterAQuietPeriod) {
 
 TEST_F(DbusAsk, ASilentServerIsATimeout) {
   start_connected("ask_timeout_s = 1\n");
-  const auto r = run_ctl({"--bus=session", "ask", "Anyone?"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "mcpuctl: the server did not answer within 1 s (Timeout)\n");
+  expect_ask_fails("the server did not answer within 1 s (Timeout)");
 }
 
 TEST_F(DbusAsk, WithoutTheUplinkTheFailureSaysSo) {
   start_daemon("");
-  const auto r = run_ctl({"--bus=session", "ask", "What time is it?"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "mcpuctl: no services uplink is configured ([uplink.services] server) (UplinkNotConfigured)\n");
+  expect_ask_fails("no services uplink is configured ([uplink.services] server) (UplinkNotConfigured)");
 }
 
 TEST_F(DbusAsk, WhileDisconnectedTheFailureSaysSo) {
   // Nothing listens on port 1: the daemon keeps redialing.
   start_daemon("\n[uplink.services]\nserver = \"127.0.0.1:1\"\n");
-  const auto r = run_ctl({"--bus=session", "ask", "What time is it?"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "mcpuctl: not connected to 127.0.0.1:1 (reconnecting) (UplinkNotConnected)\n");
+  expect_ask_fails("not connected to 127.0.0.1:1 (reconnecting) (UplinkNotConnected)");
 }
 
 TEST_F(DbusAsk, ALostConnectionEndsTheWait) {
