@@ -306,6 +306,31 @@ TEST_F(ServicesUplink, ReconnectsAndRegistersAgainWhenTheServerDrops) {
   EXPECT_TRUE(daemon_.wait_for_log("the server sent ##DISCONNECT; reconnecting")) << daemon_.log();
 }
 
+TEST(ServicesUplinkDialing, KeepsDialingUntilTheServerIsThereAndLogsTheFailureOnce) {
+  StartPeer peer(std::nullopt, false);  // bound, refusing connections
+  DaemonProcess daemon;
+  const auto path = daemon.write_file("mcpud.toml", sim_config_toml() + uplink_table(peer));
+  ASSERT_TRUE(daemon.start({"--config", path, "--log-level", "debug"}));
+  ASSERT_TRUE(daemon.wait_for_log(peer.address() + ": Connection refused; reconnecting")) << daemon.log();
+  // Two more attempts, logged at debug as repeats.
+  ASSERT_TRUE(daemon.wait_for_log(peer.address() + ": Connection refused; retrying", 20s, 2)) << daemon.log();
+  peer.listen();
+  ASSERT_TRUE(peer.accept(20s)) << daemon.log();
+  EXPECT_TRUE(peer.wait_for_mcp("register"));
+  EXPECT_TRUE(daemon.wait_for_log("connected to " + peer.address()));
+  EXPECT_EQ(daemon.count_in_log("Connection refused; reconnecting"), 1u) << daemon.log();
+}
+
+TEST_F(ServicesUplink, AReloadThatChangesTheTableRedials) {
+  start();
+  daemon_.write_file("mcpud.toml", sim_config_toml() + uplink_table(peer_, "ping_interval_s = 60\n"));
+  daemon_.signal(SIGHUP);
+  EXPECT_TRUE(peer_.wait_closed()) << daemon_.log();
+  ASSERT_TRUE(peer_.accept()) << daemon_.log();
+  expect_auth();
+  EXPECT_TRUE(peer_.wait_for_mcp("register"));
+}
+
 // A board without sampled pins has no sampling tools; a reload that adds one
 // brings them, and the server hears one new register.
 TEST_F(ServicesUplink, ReRegistersOnceAfterAReloadThatAddsAPin) {

@@ -16,18 +16,19 @@ namespace mcpud::it {
 
 using nlohmann::json;
 
-StartPeer::StartPeer(std::optional<PeerTls> tls) {
+StartPeer::StartPeer(std::optional<PeerTls> tls, bool listening) {
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t length = sizeof address;
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(listen_fd_, 4) != 0 ||
+  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
       ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     ADD_FAILURE() << "cannot listen on 127.0.0.1";
     return;
   }
   port_ = ntohs(address.sin_port);
+  if (listening) listen();
   if (tls) {
     tls_ = SSL_CTX_new(TLS_server_method());
     if (SSL_CTX_use_certificate_chain_file(tls_, tls->certificate_file.c_str()) != 1 ||
@@ -52,6 +53,10 @@ void StartPeer::drop() {
   fd_ = -1;
   buffer_.clear();
   eof_ = false;
+}
+
+void StartPeer::listen() {
+  if (::listen(listen_fd_, 4) != 0) ADD_FAILURE() << "cannot listen on " << address();
 }
 
 void StartPeer::shrink_receive_buffer() {

@@ -38,7 +38,8 @@ struct PeerTls {
 
 class StartPeer {
  public:
-  explicit StartPeer(std::optional<PeerTls> tls = std::nullopt);
+  // `listening` false: the port is bound but refuses connections until listen().
+  explicit StartPeer(std::optional<PeerTls> tls = std::nullopt, bool listening = true);
   ~StartPeer();
   StartPeer(const StartPeer&) = delete;
   StartPeer& operator=(const StartPeer&) = delete;
@@ -46,6 +47,7 @@ class StartPeer {
   int port() const { return port_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
 
+  void listen();
   // Connections accepted from now on get a tiny receive buffer: a server that
   // reads slowly.
   void shrink_receive_buffer();
