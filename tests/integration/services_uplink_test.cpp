@@ -3,8 +3,11 @@
 // server (AUTH, register, calls good and bad, pings, garbage, split frames,
 // dropped connections, re-registration after a reload).
 #include <csignal>
+#include <fstream>
 #include <random>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -304,6 +307,30 @@ TEST_F(ServicesUplink, ReconnectsAndRegistersAgainWhenTheServerDrops) {
   expect_auth();
   EXPECT_TRUE(peer_.wait_for_mcp("register"));
   EXPECT_TRUE(daemon_.wait_for_log("the server sent ##DISCONNECT; reconnecting")) << daemon_.log();
+}
+
+// The commented [uplink.services] example of the shipped mcpud.toml is valid
+// once uncommented (with a token file that exists).
+TEST(ServicesUplinkExample, TheShippedExampleWorksOnceUncommented) {
+  DaemonProcess daemon;
+  const auto token = daemon.write_file("services.token", "a-token\n");
+  std::ifstream in(MCPUD_SHIPPED_CONFIG);
+  std::ostringstream edited;
+  static const std::regex kExample(R"(^# (\[uplink\.services\]|[a-z_]+ = .*)$)");
+  bool in_table = false;
+  for (std::string line; std::getline(in, line);) {
+    in_table = in_table || line == "# [uplink.services]";
+    if (in_table && std::regex_match(line, kExample)) line = line.substr(2);
+    if (line.starts_with("token_file = ")) line = "token_file = \"" + token + "\"";
+    edited << line << "\n";
+  }
+  ASSERT_TRUE(in_table) << "no [uplink.services] example in " << MCPUD_SHIPPED_CONFIG;
+  const auto path = daemon.write_file("mcpud.toml", edited.str());
+  ASSERT_TRUE(daemon.start({"--check-config", path}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0) << daemon.log() << edited.str();
+  const json resolved = json::parse(daemon.stdout_text(), nullptr, false);
+  EXPECT_EQ(resolved["uplink"]["services"]["server"], "ai.example.com:8443") << daemon.stdout_text();
+  EXPECT_EQ(resolved["uplink"]["services"]["ping_interval_s"], 120);
 }
 
 TEST(ServicesUplinkDialing, KeepsDialingUntilTheServerIsThereAndLogsTheFailureOnce) {
