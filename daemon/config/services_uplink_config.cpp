@@ -88,6 +88,9 @@ std::expected<ServicesUplinkConfig, std::string> parse_services_uplink(const jso
     if (!token) return std::unexpected(token.error());
     out.token = std::move(*token);
   }
+  if (out.token.empty()) {
+    return std::unexpected(std::string(kWhere) + "token: missing; give token or token_file (AUTH needs one)");
+  }
   if (out.token.find("##") != std::string::npos) {
     return std::unexpected(std::string(kWhere) + "token: must not contain \"##\" (it separates the AUTH options)");
   }

@@ -105,7 +105,7 @@ TEST_F(DbusAsk, WithoutTheUplinkTheFailureSaysSo) {
 
 TEST_F(DbusAsk, WhileDisconnectedTheFailureSaysSo) {
   // Nothing listens on port 1: the daemon keeps redialing.
-  start_daemon("\n[uplink.services]\nserver = \"127.0.0.1:1\"\n");
+  start_daemon("\n[uplink.services]\nserver = \"127.0.0.1:1\"\ntoken = \"t\"\n");
   expect_ask_fails("not connected to 127.0.0.1:1 (reconnecting) (UplinkNotConnected)");
 }
 

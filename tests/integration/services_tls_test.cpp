@@ -79,9 +79,10 @@ TEST_F(ServicesTls, ChecksTheNameOnTheCertificate) {
 
   DaemonProcess wrong_name;
   StartPeer peer2(server_tls());
-  const auto path = wrong_name.write_file(
-      "mcpud.toml", sim_config_toml() + "\n[uplink.services]\nserver = \"" + peer2.address() +
-                        "\"\ntls = true\nca_file = \"" + file("good-ca.pem") + "\"\nserver_name = \"other.example\"\n");
+  const auto path =
+      wrong_name.write_file("mcpud.toml", sim_config_toml() + "\n[uplink.services]\nserver = \"" + peer2.address() +
+                                              "\"\ntls = true\nca_file = \"" + file("good-ca.pem") +
+                                              "\"\nserver_name = \"other.example\"\ntoken = \"t\"\n");
   ASSERT_TRUE(wrong_name.start({"--config", path}));
   EXPECT_FALSE(peer2.accept());  // the handshake fails on the daemon's side
   EXPECT_TRUE(wrong_name.wait_for_log("certificate verify failed")) << wrong_name.log();

@@ -118,13 +118,15 @@ TEST(ServicesUplinkConfig, ErrorsNameTheKey) {
     return e.starts_with("test.toml: ") ? e.substr(11) : e;
   };
   EXPECT_EQ(error("[uplink.services]\nserver = \"host\"\n"), "uplink.services.server: expected host:port, got 'host'");
+  EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\n"),
+            "uplink.services.token: missing; give token or token_file (AUTH needs one)");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:99999\"\n"),
             "uplink.services.server: expected host:port, got 'h:99999'");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken = \"a\"\ntoken_file = \"/x\"\n"),
             "uplink.services.token_file: give token or token_file, not both");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken_file = \"/nonexistent/token\"\n"),
             "uplink.services.token_file: cannot read '/nonexistent/token'");
-  EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntask_id = \"00000000\"\n"),
+  EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken = \"a\"\ntask_id = \"00000000\"\n"),
             "uplink.services.task_id: 00000000 is kept for system messages");
   EXPECT_TRUE(error("[uplink.services]\nserver = \"h:1\"\nping_interval_s = 400\n")
                   .starts_with("uplink.services.ping_interval_s"));
