@@ -407,6 +407,13 @@ TEST_F(ServicesUplink, UserOnlyToolsAreNotOffered) {
   const auto refused = peer.call("x", "adc_read", {{"pin", 34}});
   EXPECT_EQ(refused["success"], false);
   EXPECT_EQ(refused["error"], "service 'adc_read' is not offered on this link (user-only tool)");
+  // A reload that un-hides it registers it, on the same connection.
+  other.write_file("mcpud.toml", sim_config_toml() + "\n[mcp]\nuser_only_tools = []\n" + uplink_table(peer));
+  other.signal(SIGHUP);
+  const auto again = peer.wait_for_mcp("register");
+  ASSERT_TRUE(again) << other.log();
+  EXPECT_TRUE(again->json()["data"]["services"].contains("adc_read"));
+  EXPECT_EQ(peer.call("y", "adc_read", {{"pin", 34}})["success"], true);
 }
 
 TEST_F(ServicesUplink, TextForAnUnknownTaskAndOtherFramesAreIgnored) {
