@@ -2,7 +2,10 @@
 // TCP or TLS connection set-up and byte moving for the uplinks.
 #include "uplinks/uplink_stream.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/ssl.h>
+#include <sys/socket.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -14,6 +17,22 @@ namespace mcpud::uplinks {
 namespace asio = boost::asio;
 namespace ssl = boost::asio::ssl;
 using asio::ip::tcp;
+
+namespace {
+
+// A server that vanished without a FIN (power cut, NAT timeout) is noticed by
+// the kernel within about two minutes, with no timer of mcpud's own: keepalive
+// probes on an idle link, and a bound on how long sent data may stay unacknowledged.
+void detect_dead_peer(tcp::socket& socket) {
+  const int fd = socket.native_handle();
+  const int idle_s = 60, interval_s = 10, probes = 6, unacked_ms = 90'000;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof idle_s);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval_s, sizeof interval_s);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &unacked_ms, sizeof unacked_ms);
+}
+
+}  // namespace
 
 std::shared_ptr<ssl::context> make_tls_context(const TlsOptions& options) {
   auto context = std::make_shared<ssl::context>(ssl::context::tls_client);
@@ -50,6 +69,7 @@ void UplinkStream::connect(const std::string& host, std::uint16_t port, Done don
               boost::system::error_code ignored;
               socket().set_option(tcp::no_delay(true), ignored);
               socket().set_option(asio::socket_base::keep_alive(true), ignored);
+              detect_dead_peer(socket());
               if (!tls_) return done({});
               handshake(std::move(done));
             });
