@@ -4,6 +4,7 @@
 // with the configuration. Event loop only.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "transports/session.hpp"
 
 namespace mcpud::uplinks {
+class ServicesUplink;
 class AssistantUplink;
 }
 
@@ -45,11 +47,18 @@ class Uplinks {
   void reconcile();
   // Says goodbye where the protocol has a way to, and closes every connection.
   void close();
-  // (transport, peer) of each connected uplink, for ListClients: ("fleet", "host:port mcpud/<device>").
+
+  // A user turn through the services uplink (`mcpuctl ask`); UPLINK_NOT_CONFIGURED
+  // or UPLINK_NOT_CONNECTED when it cannot be carried.
+  void ask(const std::string& text, std::function<void(Result<std::string>)> reply);
+  // Connected uplinks as (transport, peer) rows for ListClients: ("services", "10.0.0.5:8443").
   std::vector<std::pair<std::string, std::string>> clients() const;
 
  private:
+  void reconcile_services();
+
   Context ctx_;
+  std::shared_ptr<uplinks::ServicesUplink> services_;
   std::unique_ptr<uplinks::AssistantUplink> assistant_;  // [uplink.assistant]
 };
 
