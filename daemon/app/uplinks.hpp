@@ -4,6 +4,7 @@
 // with the configuration. Event loop only.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -14,6 +15,10 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "transports/session.hpp"
+
+namespace mcpud::uplinks {
+class FleetUplink;
+}
 
 namespace mcpud::app {
 
@@ -40,7 +45,12 @@ class Uplinks {
   void close();
 
  private:
+  void reconcile_fleet();
+
   Context ctx_;
+  std::shared_ptr<uplinks::FleetUplink> fleet_;
+  config::FleetUplinkConfig fleet_config_;  // what fleet_ runs with
+  std::string fleet_device_;
 };
 
 }  // namespace mcpud::app

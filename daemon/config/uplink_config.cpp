@@ -8,12 +8,15 @@ using nlohmann::json;
 
 void add_uplink_schema(json& schema) {
   auto uplink = json::parse(R"({"type": "object", "additionalProperties": false, "default": {}, "properties": {}})");
+  uplink["properties"]["fleet"] = fleet_uplink_schema();
   schema["properties"]["uplink"] = std::move(uplink);
 }
 
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& document) {
   UplinkConfig out;
   [[maybe_unused]] const auto& uplink = document.at("uplink");
+  if (auto fleet = parse_fleet_uplink(uplink.at("fleet")); fleet) out.fleet = std::move(*fleet);
+  else return std::unexpected(fleet.error());
   return out;
 }
 

@@ -9,10 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/fleet_uplink_config.hpp"
+
 namespace mcpud::config {
 
 // One member per uplink kind; each is off until its table names a server.
 struct UplinkConfig {
+  FleetUplinkConfig fleet;  // [uplink.fleet]
   bool operator==(const UplinkConfig&) const = default;
 };
 

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// MQTT fleet mode with the real binary on a real mosquitto: several devices on
+// one broker, discovery through retained info and status, JSON-RPC over MQTT 5
+// request/response and the 3.1.1 per-client fallback, bad requests, a broker
+// restart, the last will after kill -9, pin events, and the host-side example.
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "support/configs.hpp"
+#include "support/daemon_process.hpp"
+#include "support/mosquitto_broker.hpp"
+#include "support/mqtt_peer.hpp"
+
+namespace mcpud::it {
+namespace {
+
+using nlohmann::json;
+
+class Fleet : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+    ASSERT_TRUE(broker_.start());
+  }
+
+  // Starts an mcpud named `device` with [uplink.fleet] pointing at the broker
+  // plus `fleet_lines`, and waits until it says it is connected.
+  DaemonProcess& start_device(const std::string& device, const std::string& fleet_lines = "") {
+    auto& daemon = *devices_.emplace_back(std::make_unique<DaemonProcess>());
+    const auto fleet = "\n[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nkeepalive_s = 5\n" +
+                       "retry_max_ms = 200\n" + fleet_lines;
+    const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = device, .extra_pins = fleet}));
+    EXPECT_GT(daemon.start_tcp({"--config", config}), 0);
+    // "online" follows the device's subscription to its request topic: from
+    // then on requests reach it.
+    MqttPeer watcher(broker_.port(), "watcher-" + device);
+    watcher.subscribe("mcpud/" + device + "/status");
+    EXPECT_TRUE(watcher.wait_for([](const MqttMessage& m) { return m.payload == "online"; })) << daemon.log();
+    return daemon;
+  }
+
+  // A JSON-RPC call over MQTT 5: request with response topic and correlation data.
+  json call(MqttPeer& peer, const std::string& device, const std::string& method, const json& params = json::object(),
+            const std::string& correlation = "c1") {
+    const auto reply_topic = "host/replies/" + device;
+    peer.subscribe(reply_topic);
+    peer.clear();
+    peer.publish("mcpud/" + device + "/rpc/req",
+                 json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", params}}.dump(), reply_topic,
+                 correlation);
+    auto reply = peer.wait_for([&](const MqttMessage& m) { return m.topic == reply_topic; });
+    if (!reply) {
+      ADD_FAILURE() << "no reply from " << device << " to " << method;
+      return {};
+    }
+    EXPECT_EQ(reply->correlation_data, correlation);
+    return json::parse(reply->payload);
+  }
+
+  MosquittoBroker broker_;
+  std::vector<std::unique_ptr<DaemonProcess>> devices_;
+};
+
+TEST_F(Fleet, EveryDeviceAnnouncesItselfRetainedAndAnswersRpcOverMqtt5) {
+  for (const auto* name : {"board-a", "board-b", "board-c"}) start_device(name);
+
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/+/info");
+  host.subscribe("mcpud/+/status");
+  for (const std::string name : {"board-a", "board-b", "board-c"}) {
+    ASSERT_TRUE(host.wait_for_topic("mcpud/" + name + "/info")) << name;
+    ASSERT_TRUE(host.wait_for_topic("mcpud/" + name + "/status")) << name;
+  }
+  // Everything is published by now: a host arriving later gets it all retained.
+  MqttPeer late(broker_.port(), "late");
+  late.subscribe("mcpud/+/info");
+  late.subscribe("mcpud/+/status");
+  for (const std::string name : {"board-a", "board-b", "board-c"}) {
+    auto info = late.wait_for_topic("mcpud/" + name + "/info");
+    ASSERT_TRUE(info) << name;
+    EXPECT_TRUE(info->retain);
+    const auto document = json::parse(info->payload);
+    EXPECT_EQ(document["device"], name);
+    EXPECT_EQ(document["info"]["device"], name);
+    EXPECT_EQ(document["topics"]["request"], "mcpud/" + name + "/rpc/req");
+    std::set<std::string> tools;
+    for (const auto& tool : document["tools"]) tools.insert(tool["name"].get<std::string>());
+    EXPECT_TRUE(tools.contains("gpio_write") && tools.contains("get_info")) << info->payload;
+    auto status = late.wait_for_topic("mcpud/" + name + "/status");
+    ASSERT_TRUE(status);
+    EXPECT_EQ(status->payload, "online");
+    EXPECT_TRUE(status->retain);
+  }
+  for (const std::string name : {"board-a", "board-b", "board-c"}) {
+    const auto reply = call(host, name, "get_info", json::object(), "corr-" + name);
+    EXPECT_EQ(reply["result"]["device"], name) << reply.dump();
+  }
+  // Standard MCP through the same topic.
+  const auto listed = call(host, "board-b", "tools/list");
+  EXPECT_TRUE(listed["result"]["tools"].is_array()) << listed.dump();
+  const auto written =
+      call(host, "board-c", "tools/call", {{"name", "gpio_write"}, {"arguments", {{"pin", 2}, {"value", true}}}});
+  EXPECT_EQ(written["result"]["isError"], false) << written.dump();
+}
+
+TEST_F(Fleet, Mqtt311ClientsGetRepliesOnTheirPerClientTopic) {
+  start_device("v5-device");
+  start_device("v3-device", "mqtt_version = \"3.1.1\"\n");
+  MqttPeer old_host(broker_.port(), "old-host", /*mqtt5=*/false);
+  for (const std::string device : {"v5-device", "v3-device"}) {
+    old_host.subscribe("mcpud/" + device + "/rpc/res/old-host");
+    old_host.publish("mcpud/" + device + "/rpc/req/old-host", R"({"jsonrpc":"2.0","id":"x","method":"get_info"})");
+    auto reply = old_host.wait_for_topic("mcpud/" + device + "/rpc/res/old-host");
+    ASSERT_TRUE(reply) << device;
+    EXPECT_EQ(json::parse(reply->payload)["result"]["device"], device);
+  }
+  // No response topic and no client id: the shared reply topic.
+  old_host.subscribe("mcpud/v3-device/rpc/res");
+  old_host.publish("mcpud/v3-device/rpc/req", R"({"jsonrpc":"2.0","id":9,"method":"get_info"})");
+  auto shared = old_host.wait_for_topic("mcpud/v3-device/rpc/res");
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(json::parse(shared->payload)["id"], 9);
+}
+
+TEST_F(Fleet, BadRequestsGetJsonRpcErrorsAndTheDeviceKeepsServing) {
+  auto& device = start_device("board-x");
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("r/#");
+  auto ask = [&](const std::string& payload, const std::string& correlation) {
+    host.publish("mcpud/board-x/rpc/req", payload, "r/" + correlation, correlation);
+    auto reply = host.wait_for_topic("r/" + correlation);
+    EXPECT_TRUE(reply) << payload;
+    return reply ? json::parse(reply->payload) : json();
+  };
+  EXPECT_EQ(ask("{not json", "parse")["error"]["code"], -32700);
+  EXPECT_EQ(ask(R"({"jsonrpc":"2.0","id":1,"method":"no_such_tool"})", "unknown")["error"]["code"], -32601);
+  const auto invalid =
+      ask(R"({"jsonrpc":"2.0","id":2,"method":"gpio_write","params":{"pin":"two","value":true}})", "params");
+  EXPECT_EQ(invalid["error"]["code"], -32602);
+  EXPECT_NE(invalid["error"]["message"].get<std::string>().find("params.pin"), std::string::npos) << invalid.dump();
+  EXPECT_EQ(ask(std::string(70000, '['), "huge")["error"]["code"], -32600);  // over max_line_bytes
+  EXPECT_EQ(ask("", "empty")["error"]["code"], -32700);
+  EXPECT_EQ(ask(R"({"jsonrpc":"2.0","id":3,"method":"get_info"})", "good")["result"]["device"], "board-x");
+  EXPECT_TRUE(device.running());
+}
+
+TEST_F(Fleet, DevicesReconnectAfterABrokerRestartAndPublishTheirInfoAgain) {
+  auto& a = start_device("board-a");
+  auto& b = start_device("board-b");
+  broker_.stop();
+  ASSERT_TRUE(a.wait_for_log("[fleet] lost"));
+  ASSERT_TRUE(b.wait_for_log("[fleet] lost"));
+  ASSERT_TRUE(broker_.start());  // same port, nothing retained (persistence off)
+  ASSERT_TRUE(a.wait_for_log("connected to " + broker_.address() + " again"));
+  ASSERT_TRUE(b.wait_for_log("connected to " + broker_.address() + " again"));
+
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/+/info");
+  EXPECT_TRUE(host.wait_for_topic("mcpud/board-a/info"));
+  EXPECT_TRUE(host.wait_for_topic("mcpud/board-b/info"));
+  EXPECT_EQ(call(host, "board-a", "get_info")["result"]["device"], "board-a");
+  EXPECT_EQ(call(host, "board-b", "get_info")["result"]["device"], "board-b");
+}
+
+TEST_F(Fleet, TheBrokerSaysOfflineForADeviceKilledWithSigkillAndForACleanShutdown) {
+  auto& doomed = start_device("doomed");
+  auto& graceful = start_device("graceful");
+  start_device("survivor");
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/+/status");
+  ASSERT_TRUE(
+      host.wait_for([](const MqttMessage& m) { return m.topic == "mcpud/doomed/status" && m.payload == "online"; }));
+
+  doomed.signal(SIGKILL);
+  auto will =
+      host.wait_for([](const MqttMessage& m) { return m.topic == "mcpud/doomed/status" && m.payload == "offline"; });
+  ASSERT_TRUE(will);
+
+  graceful.signal(SIGTERM);
+  ASSERT_TRUE(graceful.wait_exit());
+  EXPECT_TRUE(
+      host.wait_for([](const MqttMessage& m) { return m.topic == "mcpud/graceful/status" && m.payload == "offline"; }));
+
+  // A late subscriber sees the retained states.
+  MqttPeer late(broker_.port(), "late");
+  late.subscribe("mcpud/+/status");
+  EXPECT_EQ(late.wait_for_topic("mcpud/doomed/status")->payload, "offline");
+  EXPECT_EQ(late.wait_for_topic("mcpud/graceful/status")->payload, "offline");
+  EXPECT_EQ(late.wait_for_topic("mcpud/survivor/status")->payload, "online");
+}
+
+TEST_F(Fleet, PinChangesAndPinEventsArriveOnTheEventsTopics) {
+  start_device("board-e");
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/board-e/events/+");
+  EXPECT_EQ(call(host, "board-e", "gpio_write", {{"pin", 2}, {"value", true}})["result"]["value"], true);
+  auto changed = host.wait_for_topic("mcpud/board-e/events/led");
+  ASSERT_TRUE(changed);
+  const auto change = json::parse(changed->payload);
+  EXPECT_EQ(change["kind"], "pin_changed");
+  EXPECT_EQ(change["value"], true);
+  // led_sense samples the led (loopback): its rising edge is a sampling event.
+  auto edge = host.wait_for_topic("mcpud/board-e/events/led_sense");
+  ASSERT_TRUE(edge);
+  const auto event = json::parse(edge->payload);
+  EXPECT_EQ(event["kind"], "pin_event");
+  EXPECT_EQ(event["name"], "led_sense");
+}
+
+TEST_F(Fleet, TheHostExampleFindsEveryDeviceAndCallsATool) {
+  start_device("board-a");
+  start_device("board-b");
+  // The example lists devices from the retained status, so wait for both.
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/+/status");
+  ASSERT_TRUE(host.wait_for_topic("mcpud/board-a/status"));
+  ASSERT_TRUE(host.wait_for_topic("mcpud/board-b/status"));
+
+  DaemonProcess example;
+  ASSERT_TRUE(example.start_program("/bin/bash", {MCPUD_FLEET_EXAMPLE, "-p", std::to_string(broker_.port()), "-W", "2",
+                                                  "gpio_read", R"({"pin": 2})"}));
+  ASSERT_EQ(example.wait_exit(30s), 0) << example.log();
+  const auto out = example.stdout_text();
+  for (const std::string name : {"board-a", "board-b"}) {
+    const auto line_start = out.find(name + " ");
+    ASSERT_NE(line_start, std::string::npos) << out;
+    const auto line =
+        out.substr(line_start + name.size() + 1, out.find('\n', line_start) - line_start - name.size() - 1);
+    EXPECT_EQ(json::parse(line)["result"]["value"], false) << line;
+  }
+}
+
+}  // namespace
+}  // namespace mcpud::it
