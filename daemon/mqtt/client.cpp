@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
@@ -128,7 +129,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
           static_cast<Impl*>(self)->received(*m, properties);
         });
     mosquitto_publish_v5_callback_set(h, [](mosquitto*, void* self, int mid, int, const mosquitto_property*) {
-      static_cast<Impl*>(self)->in_flight_.erase(mid);
+      static_cast<Impl*>(self)->published(mid);
     });
   }
 
@@ -275,20 +276,28 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void writable(std::uint64_t gen) {
     if (gen != generation_) return;
     writing_ = false;
-    mosquitto_loop_write(handle_.get(), 1);
-    const int fd = mosquitto_socket(handle_.get());
-    if (fd >= 0 && fd == fd_ && mosquitto_want_write(handle_.get()) && !socket_ready(fd, POLLOUT)) {
-      // The socket is full: its next edge says when it takes more.
-      writing_ = true;
-      descriptor_->async_wait(asio::posix::descriptor_base::wait_write,
-                              [self = shared_from_this(), gen = generation_](error_code ec) {
-                                if (!ec) self->writable(gen);
-                              });
-      return;
+    // A write that hit a full socket leaves the socket flagged, and its next
+    // edge wakes the wait below. The socket may drain between that write and
+    // the check: then write again at once (a few times) rather than wait.
+    bool stalled = false;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      mosquitto_loop_write(handle_.get(), 1);
+      const int fd = mosquitto_socket(handle_.get());
+      if (fd < 0 || fd != fd_ || !mosquitto_want_write(handle_.get())) break;
+      if (!socket_ready(fd, POLLOUT)) {
+        writing_ = true;
+        descriptor_->async_wait(asio::posix::descriptor_base::wait_write,
+                                [self = shared_from_this(), gen = generation_](error_code ec) {
+                                  if (!ec) self->writable(gen);
+                                });
+        return;
+      }
+      stalled = true;
     }
     // Writable yet still wanting to write: the library waits for input first
-    // (a TLS handshake); the next read lets it try again.
-    write_stalled_ = fd >= 0 && fd == fd_ && mosquitto_want_write(handle_.get());
+    // (a TLS handshake); the next read (at worst the keepalive's ping) lets it
+    // try again.
+    write_stalled_ = stalled && mosquitto_socket(handle_.get()) == fd_ && mosquitto_want_write(handle_.get());
     after_library_call();
   }
 
@@ -309,6 +318,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
       return failed("no answer within the keepalive (" + std::to_string(options_.keepalive.count()) + " s)");
     }
     mosquitto_loop_misc(handle_.get());
+    write_stalled_ = false;
     after_library_call();
     if (mosquitto_socket(handle_.get()) >= 0) arm_misc_timer();
   }
@@ -322,11 +332,20 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
       if (!m.correlation_data.empty()) properties.add_correlation_data(m.correlation_data);
     }
     int mid = 0;
+    sending_ = true;
     const int rc = mosquitto_publish_v5(handle_.get(), &mid, m.topic.c_str(), static_cast<int>(m.payload.size()),
                                         m.payload.data(), m.qos, m.retain, properties.get());
+    sending_ = false;
+    const bool done_already = std::exchange(completed_while_sending_, -1) == mid;
     if (rc != MOSQ_ERR_SUCCESS) return std::unexpected("mqtt: publish to " + m.topic + ": " + describe(rc));
-    in_flight_[mid] = m.qos;
+    if (!done_already) in_flight_[mid] = m.qos;
     return {};
+  }
+
+  void published(int mid) {
+    // Outside a callback the library writes a QoS 0 message inside the publish
+    // call itself, before its id is known here.
+    if (in_flight_.erase(mid) == 0 && sending_) completed_while_sending_ = mid;
   }
 
   void received(const mosquitto_message& raw, const mosquitto_property* properties) {
@@ -367,6 +386,8 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   Backoff backoff_;
   Outbox outbox_;
   std::map<int, int> in_flight_;  // message id -> QoS, until written (QoS 0) or acknowledged
+  bool sending_ = false;
+  int completed_while_sending_ = -1;
   std::map<std::string, int> subscriptions_;
   bool connected_ = false;
   bool stopping_ = true;

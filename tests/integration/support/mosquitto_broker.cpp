@@ -93,7 +93,7 @@ void MosquittoBroker::make_certificates() const {
 void MosquittoBroker::write_config() const {
   std::ofstream out(dir_ / "mosquitto.conf");
   if (::geteuid() == 0) out << "user root\n";  // keep reading this private directory
-  out << "persistence false\n"
+  out << "persistence false\nset_tcp_nodelay true\n"
       << "log_dest stderr\n"
       << "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
       << "listener " << port_ << " 127.0.0.1\n";

@@ -170,6 +170,22 @@ TEST_F(MqttClient, ConnectsOverTlsVerifyingTheBrokerAgainstTheConfiguredCa) {
   EXPECT_EQ(peer.messages[0].payload, "over tls");
 }
 
+TEST_F(MqttClient, ManyQos0MessagesWrittenAtOnceDoNotFillTheQueueBound) {
+  MosquittoBroker broker;
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "busy");
+  options.max_queued = 16;
+  Peer peer(io_, options);
+  ASSERT_TRUE(peer.client.subscribe("echo", 1));
+  peer.client.start();
+  ASSERT_TRUE(run_until([&] { return peer.connects == 1; }));
+  // Outside a callback each QoS 0 message is written during publish() itself.
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(peer.client.publish(Message{"events", "e", 0}));
+  ASSERT_TRUE(peer.client.publish(Message{"echo", "still accepted", 1})) << "QoS 1 refused after QoS 0 traffic";
+  ASSERT_TRUE(run_until([&] { return !peer.messages.empty(); }));
+  EXPECT_EQ(peer.messages[0].payload, "still accepted");
+}
+
 TEST_F(MqttClient, StopSendsDisconnectSoTheWillIsNotPublished) {
   MosquittoBroker broker;
   ASSERT_TRUE(broker.start());
