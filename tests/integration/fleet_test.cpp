@@ -235,5 +235,57 @@ TEST_F(Fleet, TheHostExampleFindsEveryDeviceAndCallsATool) {
   }
 }
 
+TEST_F(Fleet, InfoFollowsTheToolSetAndAReloadMayRenameTheDevice) {
+  DaemonProcess daemon;
+  const auto fleet = "[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nretry_max_ms = 200\n";
+  const std::string led = "[[pins]]\nname = \"led\"\npin = 2\ntype = \"digital_output\"\n";
+  const std::string sampled =
+      "[[pins]]\nname = \"button\"\npin = 4\ntype = \"digital_input\"\n"
+      "sim = { mode = \"square\", period_ms = 4000 }\nsampling = { interval_ms = 100 }\n";
+  const auto config = daemon.write_file("mcpud.toml", "device = \"plain\"\nboard = \"sim\"\n" + led + fleet);
+  ASSERT_GT(daemon.start_tcp({"--config", config}), 0);
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/+/info");
+  host.subscribe("mcpud/+/status");
+  auto has_tool = [](const MqttMessage& m, const std::string& tool) {
+    const auto document = json::parse(m.payload);
+    for (const auto& t : document["tools"])
+      if (t["name"] == tool) return true;
+    return false;
+  };
+  auto first = host.wait_for_topic("mcpud/plain/info");
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(has_tool(*first, "get_pin_summary"));
+
+  // A sampled pin brings the sampling tools: the info is published again.
+  daemon.write_file("mcpud.toml", "device = \"plain\"\nboard = \"sim\"\n" + led + sampled + fleet);
+  daemon.signal(SIGHUP);
+  EXPECT_TRUE(host.wait_for(
+      [&](const MqttMessage& m) { return m.topic == "mcpud/plain/info" && has_tool(m, "get_pin_summary"); }));
+
+  // A new device id: the old one says offline, the new one comes online.
+  daemon.write_file("mcpud.toml",
+                    "device = \"plain\"\nboard = \"sim\"\n" + led + sampled + fleet + "device = \"renamed\"\n");
+  daemon.signal(SIGHUP);
+  EXPECT_TRUE(
+      host.wait_for([](const MqttMessage& m) { return m.topic == "mcpud/plain/status" && m.payload == "offline"; }));
+  EXPECT_TRUE(
+      host.wait_for([](const MqttMessage& m) { return m.topic == "mcpud/renamed/status" && m.payload == "online"; }));
+  EXPECT_EQ(call(host, "renamed", "get_info")["result"]["device"], "plain");
+}
+
+TEST_F(Fleet, ConnectsWithAPasswordFileOverTls) {
+  MosquittoBroker secure(BrokerOptions{"board", "pa55", true});
+  ASSERT_TRUE(secure.start());
+  DaemonProcess daemon;
+  const auto secret = daemon.write_file("secret", "pa55\n");
+  const auto fleet = "\n[uplink.fleet]\nbroker = \"" + secure.address() + "\"\nusername = \"board\"\n" +
+                     "password_file = \"" + secret + "\"\ntls = true\nca_file = \"" + secure.ca_file() + "\"\n";
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "secure", .extra_pins = fleet}));
+  ASSERT_GT(daemon.start_tcp({"--config", config}), 0);
+  EXPECT_TRUE(daemon.wait_for_log("[fleet] connected to " + secure.address())) << daemon.log();
+  EXPECT_EQ(daemon.log().find("pa55"), std::string::npos);  // secrets are never logged
+}
+
 }  // namespace
 }  // namespace mcpud::it
