@@ -67,7 +67,8 @@ json fleet_uplink_schema() {
       "insecure_skip_verify": {"type": "boolean", "default": false},
       "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 30},
       "retry_max_ms": {"type": "integer", "minimum": 100, "maximum": 3600000, "default": 30000},
-      "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 64}
+      "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 64},
+      "summary_interval_s": {"type": "integer", "minimum": 0, "maximum": 86400, "default": 0}
     }
   })");
 }
@@ -111,6 +112,7 @@ std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fle
   out.keepalive_s = fleet.at("keepalive_s").get<std::uint32_t>();
   out.retry_max_ms = fleet.at("retry_max_ms").get<std::uint32_t>();
   out.max_in_flight = fleet.at("max_in_flight").get<std::size_t>();
+  out.summary_interval_s = fleet.at("summary_interval_s").get<std::uint32_t>();
   return out;
 }
 

@@ -27,7 +27,8 @@ struct FleetUplinkConfig {
   bool insecure_skip_verify = false;
   std::uint32_t keepalive_s = 30;
   std::uint32_t retry_max_ms = 30000;
-  std::size_t max_in_flight = 64;  // requests being served at once; more get BUSY
+  std::size_t max_in_flight = 64;        // requests being served at once; more get BUSY
+  std::uint32_t summary_interval_s = 0;  // sampling summaries on events/<pin> every N s; 0: off
 
   bool enabled() const { return !host.empty(); }
   bool operator==(const FleetUplinkConfig&) const = default;

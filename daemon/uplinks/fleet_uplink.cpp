@@ -80,6 +80,14 @@ void FleetUplink::start() {
   events_ = ctx_.events.subscribe([weak](const Event& event) {
     if (auto self = weak.lock()) self->on_event(event);
   });
+  summaries_ = std::make_shared<FleetSummaries>(
+      ctx_.io, ctx_.dispatcher, std::chrono::seconds(config_.summary_interval_s),
+      [weak](const std::string& pin, nlohmann::json summary) {
+        auto self = weak.lock();
+        if (!self || !self->client_.connected()) return;
+        (void)self->client_.publish({self->topics_.events(pin), rpc::dump(summary), 0, false});
+      });
+  summaries_->start();
   log::info(kLog, "serving ", topics_.request(), " on ", config_.host, ":", config_.port,
             config_.mqtt5 ? " (MQTT 5)" : " (MQTT 3.1.1)");
   client_.start();
@@ -89,6 +97,7 @@ void FleetUplink::close() {
   if (closed_) return;
   closed_ = true;
   events_.reset();
+  if (summaries_) summaries_->stop();
   if (client_.connected()) (void)client_.publish({topics_.status(), "offline", 1, true});
   client_.stop();
   requesters_.clear();

@@ -22,6 +22,7 @@
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mqtt/client.hpp"
+#include "uplinks/fleet_summaries.hpp"
 #include "uplinks/fleet_topics.hpp"
 
 namespace mcpud::uplinks {
@@ -69,6 +70,7 @@ class FleetUplink : public std::enable_shared_from_this<FleetUplink> {
   FleetTopics topics_;
   mqtt::Client client_;
   EventHub::Subscription events_;
+  std::shared_ptr<FleetSummaries> summaries_;
   std::size_t in_flight_ = 0;
   // Requesters by reply topic, least recently used first in `recent_`.
   std::map<std::string, std::pair<std::shared_ptr<Requester>, std::list<std::string>::iterator>> requesters_;

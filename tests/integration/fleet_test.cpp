@@ -212,6 +212,21 @@ TEST_F(Fleet, PinChangesAndPinEventsArriveOnTheEventsTopics) {
   EXPECT_EQ(event["name"], "led_sense");
 }
 
+TEST_F(Fleet, SamplingSummariesArriveOnTheEventsTopicsWhenConfigured) {
+  start_device("board-s", "summary_interval_s = 1\n");
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/board-s/events/+");
+  // "light" (ADC, sampled every 500 ms) keeps a summary.
+  auto summary = host.wait_for([](const MqttMessage& m) {
+    return m.topic == "mcpud/board-s/events/light" && json::parse(m.payload)["kind"] == "summary";
+  });
+  ASSERT_TRUE(summary);
+  const auto s = json::parse(summary->payload);
+  EXPECT_EQ(s["name"], "light");
+  EXPECT_GT(s["samples"].get<int>(), 0);
+  EXPECT_LE(s["min"].get<double>(), s["max"].get<double>());
+}
+
 TEST_F(Fleet, TheHostExampleFindsEveryDeviceAndCallsATool) {
   start_device("board-a");
   start_device("board-b");
