@@ -98,6 +98,7 @@ struct Daemon::Impl {
               std::vector<dbus::ClientRow> out;
               sessions.for_each(
                   [&](const transports::Session& s) { out.push_back(sdbus::make_struct(s.transport(), s.peer())); });
+              for (const auto& [transport, peer] : uplinks.clients()) out.push_back(sdbus::make_struct(transport, peer));
               return out;
             },
             [this] { return dbus::pin_rows(*pins); },

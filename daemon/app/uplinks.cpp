@@ -19,6 +19,12 @@ void Uplinks::close() {
   fleet_.reset();
 }
 
+std::vector<std::pair<std::string, std::string>> Uplinks::clients() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (fleet_ && fleet_->connected()) out.emplace_back("fleet", fleet_->peer());
+  return out;
+}
+
 void Uplinks::reconcile_fleet() {
   const auto& wanted = ctx_.config.uplink.fleet;
   const auto device = wanted.device.empty() ? ctx_.config.device : wanted.device;

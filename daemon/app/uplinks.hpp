@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 
@@ -43,6 +45,8 @@ class Uplinks {
   void reconcile();
   // Says goodbye where the protocol has a way to, and closes every connection.
   void close();
+  // (transport, peer) of each connected uplink, for ListClients: ("fleet", "host:port mcpud/<device>").
+  std::vector<std::pair<std::string, std::string>> clients() const;
 
  private:
   void reconcile_fleet();

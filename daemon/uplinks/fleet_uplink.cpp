@@ -104,6 +104,10 @@ void FleetUplink::close() {
   recent_.clear();
 }
 
+std::string FleetUplink::peer() const {
+  return config_.host + ":" + std::to_string(config_.port) + " " + config_.topic_prefix + "/" + ctx_.device;
+}
+
 void FleetUplink::connected_to_broker() {
   (void)client_.publish({topics_.status(), "online", 1, true});
   publish_info();

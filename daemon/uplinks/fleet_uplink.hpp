@@ -50,6 +50,8 @@ class FleetUplink : public std::enable_shared_from_this<FleetUplink> {
   void close();
 
   bool connected() const { return client_.connected(); }
+  // "host:port mcpud/<device>": the broker and the device's topics.
+  std::string peer() const;
   std::size_t requesters() const { return requesters_.size(); }
 
  private:
