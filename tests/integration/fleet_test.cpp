@@ -149,6 +149,28 @@ TEST_F(Fleet, BadRequestsGetJsonRpcErrorsAndTheDeviceKeepsServing) {
   EXPECT_TRUE(device.running());
 }
 
+TEST_F(Fleet, NotificationsAndBatchesDoNotUseUpTheInFlightBound) {
+  start_device("board-n", "max_in_flight = 1\n");
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("r/#");
+  // Notifications get no reply and must not hold a slot.
+  for (int i = 0; i < 5; ++i)
+    host.publish("mcpud/board-n/rpc/req", R"({"jsonrpc":"2.0","method":"gpio_write","params":{"pin":2,"value":true}})",
+                 "r/notify", "n");
+  host.publish(
+      "mcpud/board-n/rpc/req",
+      R"([{"jsonrpc":"2.0","id":1,"method":"get_info"},{"jsonrpc":"2.0","id":2,"method":"gpio_read","params":{"pin":2}}])",
+      "r/batch", "b");
+  auto batch = host.wait_for_topic("r/batch");
+  ASSERT_TRUE(batch);
+  const auto replies = json::parse(batch->payload);
+  ASSERT_TRUE(replies.is_array()) << batch->payload;
+  ASSERT_EQ(replies.size(), 2u);
+  EXPECT_EQ(replies[1]["result"]["value"], true);  // the notifications were served first
+  EXPECT_EQ(batch->correlation_data, "b");
+  for (const auto& m : host.messages()) EXPECT_NE(m.topic, "r/notify") << m.payload;
+}
+
 TEST_F(Fleet, DevicesReconnectAfterABrokerRestartAndPublishTheirInfoAgain) {
   auto& a = start_device("board-a");
   auto& b = start_device("board-b");
