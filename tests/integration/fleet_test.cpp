@@ -15,6 +15,7 @@
 #include "support/daemon_process.hpp"
 #include "support/mosquitto_broker.hpp"
 #include "support/mqtt_peer.hpp"
+#include "support/serial_peer.hpp"
 
 namespace mcpud::it {
 namespace {
@@ -169,6 +170,44 @@ TEST_F(Fleet, NotificationsAndBatchesDoNotUseUpTheInFlightBound) {
   EXPECT_EQ(replies[1]["result"]["value"], true);  // the notifications were served first
   EXPECT_EQ(batch->correlation_data, "b");
   for (const auto& m : host.messages()) EXPECT_NE(m.topic, "r/notify") << m.payload;
+}
+
+TEST_F(Fleet, RequestsPastMaxInFlightGetBusyAndTheDeviceRecovers) {
+  // A serial read waiting for data holds its request in flight.
+  auto& daemon = *devices_.emplace_back(std::make_unique<DaemonProcess>());
+  SerialPeer peer(daemon.temp_dir().path() / "ttyBUSY");
+  ASSERT_TRUE(peer.ok());
+  const auto extra = "\n[serial]\nports = [\"" + daemon.temp_dir().path().string() +
+                     "/tty*\"]\n[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nmax_in_flight = 1\n";
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "board-busy", .extra_pins = extra}));
+  ASSERT_GT(daemon.start_tcp({"--config", config}), 0);
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/board-busy/status");
+  ASSERT_TRUE(host.wait_for([](const MqttMessage& m) { return m.payload == "online"; }));
+
+  const auto session = call(host, "board-busy", "serial_connect", {{"port", peer.link()}})["result"]["session_id"];
+  ASSERT_TRUE(session.is_string());
+  host.subscribe("r/#");
+  host.publish("mcpud/board-busy/rpc/req",
+               json{{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "serial_read"},
+                    {"params", {{"session_id", session}, {"timeout_ms", 30000}}}}
+                   .dump(),
+               "r/read", "read");
+  host.publish("mcpud/board-busy/rpc/req", R"({"jsonrpc":"2.0","id":2,"method":"get_info"})", "r/info", "info");
+  auto busy = host.wait_for_topic("r/info");
+  ASSERT_TRUE(busy);
+  const auto refusal = json::parse(busy->payload);
+  EXPECT_EQ(refusal["id"], 2);
+  EXPECT_EQ(refusal["error"]["code"], -32040) << busy->payload;
+  EXPECT_EQ(refusal["error"]["data"]["code"], "BUSY");
+
+  ASSERT_TRUE(peer.write("hello"));  // the read completes and frees its slot
+  auto read = host.wait_for_topic("r/read");
+  ASSERT_TRUE(read);
+  EXPECT_EQ(json::parse(read->payload)["result"]["data"], "hello");
+  EXPECT_EQ(call(host, "board-busy", "get_info")["result"]["device"], "board-busy");
 }
 
 TEST_F(Fleet, DevicesReconnectAfterABrokerRestartAndPublishTheirInfoAgain) {
