@@ -4,11 +4,14 @@
 
 #include <poll.h>
 
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -44,6 +47,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
         handle_(make_handle(options_.client_id, this)),
         misc_timer_(io),
         retry_timer_(io),
+        resolver_(io),
         backoff_(options_.retry_first, options_.retry_ceiling),
         outbox_(options_.max_queued) {
     configure();
@@ -81,6 +85,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     stopping_ = true;
     retry_timer_.cancel();
     misc_timer_.cancel();
+    resolver_.cancel();
     if (fd_ < 0) return;
     mosquitto_disconnect(handle_.get());
     after_library_call();
@@ -148,11 +153,32 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
 
   // ---- connection life cycle ------------------------------------------------
 
+  // A host name is resolved here, off the event loop (libmosquitto would block
+  // it in getaddrinfo): without TLS the address is handed over; with TLS the
+  // library needs the name for the certificate check, and looks it up again
+  // only once it is known to resolve. Successive attempts rotate through the
+  // addresses (::1 then 127.0.0.1 for "localhost").
   void connect() {
+    drop_descriptor();
+    error_code not_literal;
+    asio::ip::make_address(options_.host, not_literal);
+    if (!not_literal) return connect_to(options_.host);
+    resolver_.async_resolve(options_.host, std::to_string(options_.port),
+                            [self = shared_from_this()](error_code ec, asio::ip::tcp::resolver::results_type found) {
+                              if (self->stopping_ || ec == asio::error::operation_aborted) return;
+                              if (ec || found.empty())
+                                return self->failed("cannot resolve " + self->options_.host + ": " + ec.message());
+                              if (self->options_.tls) return self->connect_to(self->options_.host);
+                              auto entry = found.begin();
+                              std::advance(entry, self->failures_ % static_cast<int>(found.size()));
+                              self->connect_to(entry->endpoint().address().to_string());
+                            });
+  }
+
+  void connect_to(const std::string& address) {
     drop_descriptor();  // the library closes the old socket and may reuse its number
     const int keepalive = static_cast<int>(options_.keepalive.count());
-    const int rc =
-        mosquitto_connect_bind_async(handle_.get(), options_.host.c_str(), options_.port, keepalive, nullptr);
+    const int rc = mosquitto_connect_bind_async(handle_.get(), address.c_str(), options_.port, keepalive, nullptr);
     if (rc != MOSQ_ERR_SUCCESS) return failed(describe(rc));
     connecting_since_ = std::chrono::steady_clock::now();
     after_library_call();
@@ -187,7 +213,6 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     if (stopping_) return;
     std::string reason = !refusal_.empty() ? "refused: " + refusal_ : describe(rc);
     if (was_connected) log::info(options_.log_category, "lost ", where(), ": ", reason);
-    if (on_disconnect_) guarded("disconnect", [&] { on_disconnect_(reason); });
     asio::post(io_, [self = shared_from_this(), reason, was_connected] { self->failed(reason, was_connected); });
   }
 
@@ -195,6 +220,8 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void failed(const std::string& reason, bool lost = false) {
     drop_descriptor();
     if (stopping_) return;
+    if (on_disconnect_) guarded("disconnect", [&] { on_disconnect_(reason); });
+    if (stopping_) return;  // the handler stopped the client
     ++failures_;
     const auto delay = backoff_.next();
     if (lost)
@@ -383,6 +410,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   bool write_stalled_ = false;
   asio::steady_timer misc_timer_;
   asio::steady_timer retry_timer_;
+  asio::ip::tcp::resolver resolver_;
   Backoff backoff_;
   Outbox outbox_;
   std::map<int, int> in_flight_;  // message id -> QoS, until written (QoS 0) or acknowledged

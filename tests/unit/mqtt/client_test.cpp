@@ -137,6 +137,23 @@ TEST_F(MqttClient, ReconnectsAfterABrokerRestartResubscribesAndSendsWhatWasQueue
       run_until([&] { return !listener.messages.empty() && listener.messages.back().payload == "after restart"; }));
 }
 
+TEST_F(MqttClient, AHostNameIsResolvedAndItsAddressesTriedInTurn) {
+  MosquittoBroker broker;  // listens on 127.0.0.1 only: "localhost" may give ::1 first
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "named");
+  options.host = "localhost";
+  Peer peer(io_, options);
+  peer.client.start();
+  ASSERT_TRUE(run_until([&] { return peer.connects == 1; }));
+
+  options.client_id = "nowhere";
+  options.host = "no-such-host.invalid";
+  Peer lost(io_, options);
+  lost.client.start();
+  ASSERT_TRUE(run_until([&] { return !lost.reasons.empty() || lost.connects > 0; }, 30s));
+  EXPECT_EQ(lost.connects, 0);
+}
+
 TEST_F(MqttClient, WrongPasswordIsRefusedWithAReasonAndTheRightOneConnects) {
   MosquittoBroker broker(BrokerOptions{"device", "s3cret"});
   ASSERT_TRUE(broker.start());
