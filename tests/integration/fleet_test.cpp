@@ -228,6 +228,34 @@ TEST_F(Fleet, DevicesReconnectAfterABrokerRestartAndPublishTheirInfoAgain) {
   EXPECT_EQ(call(host, "board-b", "get_info")["result"]["device"], "board-b");
 }
 
+TEST_F(Fleet, ADeviceStartedBeforeItsBrokerConnectsWhenTheBrokerComes) {
+  broker_.stop();  // the port stays reserved for the restart below
+  auto& daemon = *devices_.emplace_back(std::make_unique<DaemonProcess>());
+  const auto fleet = "\n[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nretry_max_ms = 200\n";
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "early", .extra_pins = fleet}));
+  ASSERT_GT(daemon.start_tcp({"--config", config}), 0);  // serves TCP while the broker is away
+  ASSERT_TRUE(daemon.wait_for_log("[fleet] cannot connect to " + broker_.address()));
+  ASSERT_TRUE(broker_.start());
+  ASSERT_TRUE(daemon.wait_for_log("[fleet] connected to " + broker_.address() + " again"));
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/early/info");
+  EXPECT_TRUE(host.wait_for_topic("mcpud/early/info"));
+  EXPECT_EQ(call(host, "early", "get_info")["result"]["device"], "early");
+}
+
+TEST_F(Fleet, KeepaliveNoticesABrokerThatStoppedAnsweringAndTheDeviceComesBack) {
+  auto& device = start_device("pinger");  // keepalive_s = 5
+  broker_.freeze();
+  // No PINGRESP within the keepalive: the device gives the connection up.
+  ASSERT_TRUE(device.wait_for_log("[fleet] lost " + broker_.address(), 30s)) << device.log();
+  broker_.thaw();
+  ASSERT_TRUE(device.wait_for_log("connected to " + broker_.address() + " again", 30s)) << device.log();
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("mcpud/pinger/info");
+  ASSERT_TRUE(host.wait_for_topic("mcpud/pinger/info"));
+  EXPECT_EQ(call(host, "pinger", "get_info")["result"]["device"], "pinger");
+}
+
 TEST_F(Fleet, TheBrokerSaysOfflineForADeviceKilledWithSigkillAndForACleanShutdown) {
   auto& doomed = start_device("doomed");
   auto& graceful = start_device("graceful");

@@ -160,9 +160,18 @@ void MosquittoBroker::stop() {
 void MosquittoBroker::kill() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGKILL);
+  ::kill(pid_, SIGCONT);  // a frozen broker dies too
   int status = 0;
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
+}
+
+void MosquittoBroker::freeze() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void MosquittoBroker::thaw() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
 }
 
 std::string MosquittoBroker::log() const {

@@ -35,6 +35,9 @@ class MosquittoBroker {
   void stop();
   // SIGKILL and wait.
   void kill();
+  // SIGSTOP / SIGCONT: a broker that keeps its connections but answers nothing.
+  void freeze();
+  void thaw();
   bool running() const { return pid_ > 0; }
 
   int port() const { return port_; }
