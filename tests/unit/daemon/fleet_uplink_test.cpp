@@ -2,6 +2,9 @@
 // [uplink.fleet] parsing and the fleet topic names (no broker needed).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "config/config.hpp"
 #include "uplinks/fleet_topics.hpp"
 
@@ -49,6 +52,25 @@ TEST(FleetConfig, ErrorsNameTheKey) {
                "uplink.fleet.password_file: cannot read /nonexistent/secret");
   expect_error("broker = \"h:1\"\nca_file = \"/x\"", "uplink.fleet.tls");
   expect_error("broker = \"h:1\"\nkeepalive_s = 1", "uplink.fleet.keepalive_s");
+}
+
+TEST(FleetConfig, TheExampleParses) {
+  std::ifstream in(std::string(MCPUD_SOURCE_DIR) + "/config/examples/fleet.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  // Its password file exists only on a real board: the same config with the secret inline.
+  auto toml = text.str();
+  const std::string file_line = "password_file = \"/etc/mcpud/mqtt-password\"";
+  ASSERT_NE(toml.find(file_line), std::string::npos);
+  toml.replace(toml.find(file_line), file_line.size(), "password = \"x\"");
+  auto config = parse(toml, "fleet.toml");
+  ASSERT_TRUE(config) << config.error();
+  const auto& f = config->uplink.fleet;
+  EXPECT_EQ(f.host, "192.168.1.10");
+  EXPECT_EQ(f.port, 8883);
+  EXPECT_TRUE(f.tls);
+  EXPECT_EQ(f.summary_interval_s, 60u);
+  EXPECT_EQ(config->device, "greenhouse-3");
 }
 
 TEST(FleetTopics, RepliesGoToTheResponseTopicElseThePerClientFallback) {
