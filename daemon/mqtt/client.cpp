@@ -28,6 +28,8 @@ using boost::system::error_code;
 
 namespace {
 
+constexpr const char* kSystemCaPath = "/etc/ssl/certs";  // Debian's ca-certificates
+
 bool socket_ready(int fd, short events) {
   pollfd p{fd, events, 0};
   return ::poll(&p, 1, 0) > 0 && (p.revents & (events | POLLERR | POLLHUP)) != 0;
@@ -141,9 +143,12 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void configure_tls(const TlsOptions& tls) {
     auto* h = handle_.get();
     auto text = [](const std::string& s) { return s.empty() ? nullptr : s.c_str(); };
-    if (tls.ca_file.empty() && tls.ca_path.empty())
-      check(mosquitto_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "tls system CA store");
-    check(mosquitto_tls_set(h, text(tls.ca_file), text(tls.ca_path), text(tls.cert_file), text(tls.key_file), nullptr),
+    // libmosquitto 2.0.11 wants a CA file or directory even with the OS store
+    // option: name the system's hashed certificate directory.
+    const bool system_store = tls.ca_file.empty() && tls.ca_path.empty();
+    if (system_store) check(mosquitto_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "tls system CA store");
+    const std::string ca_path = system_store ? std::string(kSystemCaPath) : tls.ca_path;
+    check(mosquitto_tls_set(h, text(tls.ca_file), text(ca_path), text(tls.cert_file), text(tls.key_file), nullptr),
           "tls");
     if (tls.insecure_skip_verify) {
       check(mosquitto_tls_insecure_set(h, true), "tls insecure");
@@ -160,6 +165,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   // addresses (::1 then 127.0.0.1 for "localhost").
   void connect() {
     drop_descriptor();
+    attempt_failed_ = false;
     error_code not_literal;
     asio::ip::make_address(options_.host, not_literal);
     if (!not_literal) return connect_to(options_.host);
@@ -219,7 +225,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   // `lost`: the failure was the loss of a working connection (already logged).
   void failed(const std::string& reason, bool lost = false) {
     drop_descriptor();
-    if (stopping_) return;
+    if (stopping_ || std::exchange(attempt_failed_, true)) return;  // once per attempt
     if (on_disconnect_) guarded("disconnect", [&] { on_disconnect_(reason); });
     if (stopping_) return;  // the handler stopped the client
     ++failures_;
@@ -245,11 +251,16 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void after_library_call() {
     const int fd = mosquitto_socket(handle_.get());
     if (fd != fd_) {
+      // Some failures (a TLS handshake refused) close the socket without the
+      // disconnect callback: notice it here, or no retry would follow.
+      const bool vanished = fd < 0 && fd_ >= 0;
       drop_descriptor();
       if (fd >= 0) {
         descriptor_.emplace(io_, fd);
         fd_ = fd;
       }
+      if (vanished && !stopping_)
+        asio::post(io_, [self = shared_from_this(), reason = describe(last_rc_)] { self->failed(reason); });
     }
     if (!descriptor_) return;
     if (!reading_) wait_readable();
@@ -285,7 +296,8 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     // Asio's epoll is edge-triggered: read until the socket is drained, a
     // bounded number of packets per turn so other clients get theirs.
     for (int round = 0; round < 64; ++round) {
-      if (mosquitto_loop_read(handle_.get(), 1) != MOSQ_ERR_SUCCESS) break;
+      last_rc_ = mosquitto_loop_read(handle_.get(), 1);
+      if (last_rc_ != MOSQ_ERR_SUCCESS) break;
       const int fd = mosquitto_socket(handle_.get());
       if (fd < 0 || fd != fd_ || !socket_ready(fd, POLLIN)) break;
       if (round == 63) {
@@ -308,7 +320,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     // the check: then write again at once (a few times) rather than wait.
     bool stalled = false;
     for (int attempt = 0; attempt < 4; ++attempt) {
-      mosquitto_loop_write(handle_.get(), 1);
+      last_rc_ = mosquitto_loop_write(handle_.get(), 1);
       const int fd = mosquitto_socket(handle_.get());
       if (fd < 0 || fd != fd_ || !mosquitto_want_write(handle_.get())) break;
       if (!socket_ready(fd, POLLOUT)) {
@@ -408,6 +420,8 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   bool reading_ = false;
   bool writing_ = false;
   bool write_stalled_ = false;
+  int last_rc_ = MOSQ_ERR_SUCCESS;  // of the last read or write, for a socket closed without a callback
+  bool attempt_failed_ = false;     // this connection attempt's failure is handled (retry scheduled)
   asio::steady_timer misc_timer_;
   asio::steady_timer retry_timer_;
   asio::ip::tcp::resolver resolver_;

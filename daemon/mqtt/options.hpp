@@ -15,7 +15,7 @@ namespace mcpud::mqtt {
 enum class ProtocolVersion { v311, v5 };
 
 struct TlsOptions {
-  std::string ca_file;    // empty (and no ca_path): the system CA store
+  std::string ca_file;    // empty (and no ca_path): the system CA store (/etc/ssl/certs)
   std::string ca_path;    // a directory of hashed CA certificates
   std::string cert_file;  // client certificate, for brokers that authenticate clients by certificate
   std::string key_file;   // its private key (unencrypted)

@@ -187,6 +187,24 @@ TEST_F(MqttClient, ConnectsOverTlsVerifyingTheBrokerAgainstTheConfiguredCa) {
   EXPECT_EQ(peer.messages[0].payload, "over tls");
 }
 
+TEST_F(MqttClient, AnUnknownBrokerCertificateIsRefusedUnlessVerificationIsSkipped) {
+  MosquittoBroker broker(BrokerOptions{.tls = true});
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "strict");
+  options.tls = mcpud::mqtt::TlsOptions{};  // the system CA store does not know the test CA
+  Peer strict(io_, options);
+  strict.client.start();
+  ASSERT_TRUE(run_until([&] { return !strict.reasons.empty(); }));
+  EXPECT_EQ(strict.connects, 0);
+
+  options.client_id = "lax";
+  options.tls = mcpud::mqtt::TlsOptions{.insecure_skip_verify = true};
+  Peer lax(io_, options);
+  lax.client.start();
+  ASSERT_TRUE(run_until([&] { return lax.connects == 1; }));
+  EXPECT_EQ(strict.connects, 0);
+}
+
 TEST_F(MqttClient, ManyQos0MessagesWrittenAtOnceDoNotFillTheQueueBound) {
   MosquittoBroker broker;
   ASSERT_TRUE(broker.start());
