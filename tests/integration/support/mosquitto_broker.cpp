@@ -88,6 +88,12 @@ void MosquittoBroker::make_certificates() const {
   EXPECT_EQ(run("openssl x509 -req -in " + d + "/server.csr -CA " + d + "/ca.crt -CAkey " + d +
                 "/ca.key -CAcreateserial -days 2 -extfile " + d + "/san.ext -out " + d + "/server.crt" + quiet),
             0);
+  EXPECT_EQ(run("openssl req -newkey rsa:2048 -nodes -subj /CN=mcpud-test-client -keyout " + d + "/client.key -out " +
+                d + "/client.csr" + quiet),
+            0);
+  EXPECT_EQ(run("openssl x509 -req -in " + d + "/client.csr -CA " + d + "/ca.crt -CAkey " + d +
+                "/ca.key -CAcreateserial -days 2 -out " + d + "/client.crt" + quiet),
+            0);
 }
 
 void MosquittoBroker::write_config() const {
@@ -105,6 +111,7 @@ void MosquittoBroker::write_config() const {
   if (options_.tls) {
     out << "cafile " << ca_file() << "\ncertfile " << (dir_ / "server.crt").string() << "\nkeyfile "
         << (dir_ / "server.key").string() << "\n";
+    if (options_.require_certificate) out << "require_certificate true\n";
   }
 }
 

@@ -17,7 +17,8 @@ namespace mcpud::it {
 struct BrokerOptions {
   std::string username;  // non-empty: a password file with this one user, anonymous refused
   std::string password;
-  bool tls = false;  // a TLS listener with a throwaway CA (see ca_file()); needs `openssl`
+  bool tls = false;                  // a TLS listener with a throwaway CA (see ca_file()); needs `openssl`
+  bool require_certificate = false;  // with tls: clients must show a certificate of that CA (client_cert())
 };
 
 class MosquittoBroker {
@@ -44,6 +45,8 @@ class MosquittoBroker {
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   std::filesystem::path dir() const { return dir_; }
   std::string ca_file() const { return (dir_ / "ca.crt").string(); }
+  std::string client_cert() const { return (dir_ / "client.crt").string(); }
+  std::string client_key() const { return (dir_ / "client.key").string(); }
   std::string log() const;  // the broker's own log so far
 
  private:

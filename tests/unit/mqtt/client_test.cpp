@@ -205,6 +205,24 @@ TEST_F(MqttClient, AnUnknownBrokerCertificateIsRefusedUnlessVerificationIsSkippe
   EXPECT_EQ(strict.connects, 0);
 }
 
+TEST_F(MqttClient, ABrokerThatWantsAClientCertificateGetsTheConfiguredOne) {
+  MosquittoBroker broker(BrokerOptions{.tls = true, .require_certificate = true});
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "anonymous");
+  options.tls = mcpud::mqtt::TlsOptions{.ca_file = broker.ca_file()};
+  Peer anonymous(io_, options);
+  anonymous.client.start();
+  ASSERT_TRUE(run_until([&] { return !anonymous.reasons.empty(); }));
+
+  options.client_id = "certified";
+  options.tls = mcpud::mqtt::TlsOptions{
+      .ca_file = broker.ca_file(), .cert_file = broker.client_cert(), .key_file = broker.client_key()};
+  Peer certified(io_, options);
+  certified.client.start();
+  ASSERT_TRUE(run_until([&] { return certified.connects == 1; }));
+  EXPECT_EQ(anonymous.connects, 0);
+}
+
 TEST_F(MqttClient, ManyQos0MessagesWrittenAtOnceDoNotFillTheQueueBound) {
   MosquittoBroker broker;
   ASSERT_TRUE(broker.start());
