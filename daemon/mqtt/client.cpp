@@ -4,6 +4,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -89,16 +90,17 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     misc_timer_.cancel();
     resolver_.cancel();
     if (fd_ < 0) return;
-    mosquitto_disconnect(handle_.get());
-    after_library_call();
-    // What the socket did not take yet goes out as it drains; a broker that
-    // stopped reading gets a second to take it before the socket is closed.
-    if (fd_ >= 0) {
+    if (connected_ && awaiting_ack()) {
+      // Messages published just before (a last status) are acknowledged first:
+      // a DISCONNECT ahead of the broker's PUBACK makes it report a failure.
+      draining_ = true;
       misc_timer_.expires_after(std::chrono::seconds(1));
       misc_timer_.async_wait([self = shared_from_this()](error_code ec) {
-        if (!ec) self->drop_descriptor();  // the socket closes with the handle
+        if (!ec && self->draining_) self->disconnect_now();
       });
+      return;
     }
+    disconnect_now();
   }
 
   bool connected() const { return connected_; }
@@ -213,6 +215,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
 
   void disconnected(int rc) {
     const bool was_connected = std::exchange(connected_, false);
+    draining_ = false;
     // QoS 0 messages not yet written are gone with the socket; QoS 1/2 ones stay
     // with the library, which sends them again on the next connection.
     std::erase_if(in_flight_, [](const auto& entry) { return entry.second == 0; });
@@ -385,6 +388,27 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     // Outside a callback the library writes a QoS 0 message inside the publish
     // call itself, before its id is known here.
     if (in_flight_.erase(mid) == 0 && sending_) completed_while_sending_ = mid;
+    if (draining_ && !awaiting_ack()) disconnect_now();
+  }
+
+  bool awaiting_ack() const {
+    return std::any_of(in_flight_.begin(), in_flight_.end(), [](const auto& entry) { return entry.second > 0; });
+  }
+
+  // DISCONNECT (the broker then drops the will); the socket closes once it is written.
+  void disconnect_now() {
+    draining_ = false;
+    misc_timer_.cancel();
+    mosquitto_disconnect(handle_.get());
+    after_library_call();
+    // What the socket did not take yet goes out as it drains; a broker that
+    // stopped reading gets a second to take it before the socket is closed.
+    if (fd_ >= 0) {
+      misc_timer_.expires_after(std::chrono::seconds(1));
+      misc_timer_.async_wait([self = shared_from_this()](error_code ec) {
+        if (!ec) self->drop_descriptor();  // the socket closes with the handle
+      });
+    }
   }
 
   void received(const mosquitto_message& raw, const mosquitto_property* properties) {
@@ -421,7 +445,9 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   bool writing_ = false;
   bool write_stalled_ = false;
   int last_rc_ = MOSQ_ERR_SUCCESS;  // of the last read or write, for a socket closed without a callback
-  bool attempt_failed_ = false;     // this connection attempt's failure is handled (retry scheduled)
+  bool attempt_failed_ = false;
+  bool draining_ = false;  // stop() waits for the acknowledgements of QoS 1/2 messages     // this connection attempt's
+                           // failure is handled (retry scheduled)
   asio::steady_timer misc_timer_;
   asio::steady_timer retry_timer_;
   asio::ip::tcp::resolver resolver_;

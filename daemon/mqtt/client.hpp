@@ -51,9 +51,9 @@ class Client {
   std::expected<void, std::string> publish(Message message);
   // Subscribes now when connected, and again after every reconnection.
   std::expected<void, std::string> subscribe(const std::string& filter, int qos);
-  // Flushes what is queued on the socket, sends DISCONNECT (the broker then does
-  // not publish the will) and stops reconnecting. Messages published just before
-  // go out first.
+  // Stops reconnecting; waits (at most 1 s) until the broker acknowledged the
+  // QoS 1/2 messages published before, then sends DISCONNECT (the broker then
+  // does not publish the will). Returns at once.
   void stop();
 
   bool connected() const;
