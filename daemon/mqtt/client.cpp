@@ -67,8 +67,14 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
         return std::unexpected("mqtt: outgoing queue full (" + std::to_string(options_.max_queued) + " messages)");
       return {};
     }
-    if (in_flight_.size() >= options_.max_queued && message.qos > 0)
-      return std::unexpected("mqtt: outgoing queue full (" + std::to_string(options_.max_queued) + " messages)");
+    // A socket the broker drains slower than we publish: QoS 0 messages may
+    // fill only half of the bound, so replies (QoS 1) still find room.
+    const std::size_t limit = message.qos == 0 ? options_.max_queued / 2 : options_.max_queued;
+    if (in_flight_.size() >= limit) {
+      ++saturated_drops_;
+      return std::unexpected("mqtt: outgoing queue full (" + std::to_string(in_flight_.size()) +
+                             " messages not yet sent or acknowledged)");
+    }
     auto sent = send(message);
     after_library_call();
     return sent;
@@ -104,7 +110,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   bool connected() const { return connected_; }
-  std::uint64_t dropped() const { return outbox_.dropped(); }
+  std::uint64_t dropped() const { return outbox_.dropped() + saturated_drops_; }
 
   ConnectHandler on_connect_;
   DisconnectHandler on_disconnect_;
@@ -446,8 +452,9 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   bool write_stalled_ = false;
   int last_rc_ = MOSQ_ERR_SUCCESS;  // of the last read or write, for a socket closed without a callback
   bool attempt_failed_ = false;
-  bool draining_ = false;  // stop() waits for the acknowledgements of QoS 1/2 messages     // this connection attempt's
-                           // failure is handled (retry scheduled)
+  bool draining_ = false;
+  std::uint64_t saturated_drops_ = 0;  // stop() waits for the acknowledgements of QoS 1/2 messages     // this
+                                       // connection attempt's failure is handled (retry scheduled)
   asio::steady_timer misc_timer_;
   asio::steady_timer retry_timer_;
   asio::ip::tcp::resolver resolver_;

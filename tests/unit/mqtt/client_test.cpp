@@ -239,6 +239,30 @@ TEST_F(MqttClient, ManyQos0MessagesWrittenAtOnceDoNotFillTheQueueBound) {
   EXPECT_EQ(peer.messages[0].payload, "still accepted");
 }
 
+TEST_F(MqttClient, ASaturatedLinkDropsNewQos0MessagesButKeepsRoomForQos1) {
+  MosquittoBroker broker;
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "flooder");
+  options.max_queued = 16;
+  Peer peer(io_, options);
+  ASSERT_TRUE(peer.client.subscribe("echo", 1));
+  peer.client.start();
+  ASSERT_TRUE(run_until([&] { return peer.connects == 1; }));
+  broker.freeze();  // stops reading: the socket fills up
+  const std::string big(256 * 1024, 'x');
+  int accepted = 0;
+  for (int i = 0; i < 200 && peer.client.publish(Message{"events", big, 0}); ++i) {
+    ++accepted;
+    io_.poll();
+  }
+  EXPECT_LT(accepted, 200) << "a full socket must bound the QoS 0 backlog";
+  EXPECT_GT(peer.client.dropped(), 0u);
+  ASSERT_TRUE(peer.client.publish(Message{"echo", "reply", 1}));  // QoS 1 still has room
+  broker.thaw();
+  ASSERT_TRUE(run_until([&] { return !peer.messages.empty(); }, 30s));
+  EXPECT_EQ(peer.messages.back().payload, "reply");
+}
+
 TEST_F(MqttClient, StopSendsDisconnectSoTheWillIsNotPublished) {
   MosquittoBroker broker;
   ASSERT_TRUE(broker.start());
