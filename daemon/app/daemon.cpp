@@ -98,7 +98,8 @@ struct Daemon::Impl {
               std::vector<dbus::ClientRow> out;
               sessions.for_each(
                   [&](const transports::Session& s) { out.push_back(sdbus::make_struct(s.transport(), s.peer())); });
-              for (const auto& [transport, peer] : uplinks.clients()) out.push_back(sdbus::make_struct(transport, peer));
+              for (const auto& [transport, peer] : uplinks.clients())
+                out.push_back(sdbus::make_struct(transport, peer));
               return out;
             },
             [this] { return dbus::pin_rows(*pins); },
@@ -109,7 +110,8 @@ struct Daemon::Impl {
               notifier.ready();
               return reloaded;
             },
-            std::string(dbus::bus_kind_name(bus))};
+            std::string(dbus::bus_kind_name(bus)),
+            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); }};
   }
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:

@@ -2,27 +2,67 @@
 // Starts and stops the configured uplinks.
 #include "app/uplinks.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "config/mcp_config.hpp"
 #include "mcpud/core/log.hpp"
 #include "uplinks/fleet_uplink.hpp"
+#include "uplinks/services_uplink.hpp"
 
 namespace mcpud::app {
 
 Uplinks::Uplinks(Context context) : ctx_(std::move(context)) {}
 Uplinks::~Uplinks() { close(); }
 
-void Uplinks::reconcile() { reconcile_fleet(); }
+void Uplinks::reconcile() {
+  reconcile_services();
+  reconcile_fleet();
+}
 
 void Uplinks::close() {
+  if (services_) services_->stop();
+  services_.reset();
   if (fleet_) fleet_->close();
   fleet_.reset();
 }
 
+void Uplinks::reconcile_services() {
+  const auto& wanted = ctx_.config.uplink.services;
+  if (services_ && services_->config() == wanted) {
+    services_->refresh_services();  // unchanged: the link stays up; [mcp] user_only_tools may have changed
+    return;
+  }
+  if (services_) services_->stop();
+  services_.reset();
+  if (!wanted.enabled()) return;
+  // Hidden from the AI service like from MCP clients that do not ask for user tools.
+  const auto& config = ctx_.config;
+  auto user_only = [&config](const Tool& tool) {
+    if (tool.annotations.user_only) return true;
+    const auto& patterns = config.mcp.mcp.user_only_tools;
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const auto& p) { return config::wildcard_match(p, tool.name); });
+  };
+  services_ = std::make_shared<uplinks::ServicesUplink>(
+      uplinks::ServicesUplink::Context{ctx_.io, ctx_.registry, ctx_.events, std::move(user_only)}, wanted);
+  services_->start();
+}
+
 std::vector<std::pair<std::string, std::string>> Uplinks::clients() const {
-  std::vector<std::pair<std::string, std::string>> out;
-  if (fleet_ && fleet_->connected()) out.emplace_back("fleet", fleet_->peer());
-  return out;
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (services_ && services_->connected()) rows.emplace_back("services", services_->peer());
+  if (fleet_ && fleet_->connected()) rows.emplace_back("fleet", fleet_->peer());
+  return rows;
+}
+
+void Uplinks::ask(const std::string& text, std::function<void(Result<std::string>)> reply) {
+  if (!services_) {
+    reply(std::unexpected(Error::domain(DomainError::UplinkNotConfigured,
+                                        "no services uplink is configured ([uplink.services] server)")));
+    return;
+  }
+  services_->ask(text, std::move(reply));
 }
 
 void Uplinks::reconcile_fleet() {

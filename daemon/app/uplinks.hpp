@@ -4,6 +4,7 @@
 // with the configuration. Event loop only.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -20,7 +21,8 @@
 
 namespace mcpud::uplinks {
 class FleetUplink;
-}
+class ServicesUplink;
+}  // namespace mcpud::uplinks
 
 namespace mcpud::app {
 
@@ -45,13 +47,19 @@ class Uplinks {
   void reconcile();
   // Says goodbye where the protocol has a way to, and closes every connection.
   void close();
-  // (transport, peer) of each connected uplink, for ListClients: ("fleet", "host:port mcpud/<device>").
+  // A user turn through the services uplink (`mcpuctl ask`); UPLINK_NOT_CONFIGURED
+  // or UPLINK_NOT_CONNECTED when it cannot be carried.
+  void ask(const std::string& text, std::function<void(Result<std::string>)> reply);
+  // Connected uplinks as (transport, peer) rows for ListClients: ("services", "10.0.0.5:8443"),
+  // ("fleet", "10.0.0.9:1883 mcpud/<device>").
   std::vector<std::pair<std::string, std::string>> clients() const;
 
  private:
+  void reconcile_services();
   void reconcile_fleet();
 
   Context ctx_;
+  std::shared_ptr<uplinks::ServicesUplink> services_;
   std::shared_ptr<uplinks::FleetUplink> fleet_;
   config::FleetUplinkConfig fleet_config_;  // what fleet_ runs with
   std::string fleet_device_;

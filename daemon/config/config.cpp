@@ -244,6 +244,7 @@ std::expected<Config, std::string> from_json(json document) {
   auto uplink = parse_uplink_sections(document);
   if (!uplink) return std::unexpected(uplink.error());
   config.uplink = std::move(*uplink);
+  hide_uplink_secrets(document);  // --check-config prints the document
   config.resolved = std::move(document);
   return config;
 }

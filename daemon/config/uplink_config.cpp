@@ -9,15 +9,31 @@ using nlohmann::json;
 void add_uplink_schema(json& schema) {
   auto uplink = json::parse(R"({"type": "object", "additionalProperties": false, "default": {}, "properties": {}})");
   uplink["properties"]["fleet"] = fleet_uplink_schema();
+  uplink["properties"]["services"] = services_uplink_schema();
   schema["properties"]["uplink"] = std::move(uplink);
 }
 
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& document) {
   UplinkConfig out;
   [[maybe_unused]] const auto& uplink = document.at("uplink");
-  if (auto fleet = parse_fleet_uplink(uplink.at("fleet")); fleet) out.fleet = std::move(*fleet);
-  else return std::unexpected(fleet.error());
+  if (auto fleet = parse_fleet_uplink(uplink.at("fleet")); fleet)
+    out.fleet = std::move(*fleet);
+  else
+    return std::unexpected(fleet.error());
+  if (auto services = parse_services_uplink(uplink.at("services")); services)
+    out.services = std::move(*services);
+  else
+    return std::unexpected(services.error());
   return out;
+}
+
+void hide_uplink_secrets(json& document) {
+  for (auto& [name, table] : document["uplink"].items()) {
+    for (const auto* key : {"token", "password"}) {
+      if (table.contains(key) && table[key].is_string() && !table[key].get<std::string>().empty())
+        table[key] = "(hidden)";
+    }
+  }
 }
 
 }  // namespace mcpud::config

@@ -10,12 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include "config/fleet_uplink_config.hpp"
+#include "config/services_uplink_config.hpp"
 
 namespace mcpud::config {
 
 // One member per uplink kind; each is off until its table names a server.
 struct UplinkConfig {
-  FleetUplinkConfig fleet;  // [uplink.fleet]
+  FleetUplinkConfig fleet;        // [uplink.fleet]
+  ServicesUplinkConfig services;  // [uplink.services]
   bool operator==(const UplinkConfig&) const = default;
 };
 
@@ -23,5 +25,7 @@ struct UplinkConfig {
 void add_uplink_schema(nlohmann::json& schema);
 // Reads [uplink] from the validated document (defaults already filled in).
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const nlohmann::json& document);
+// Replaces tokens and passwords in the resolved document by "(hidden)".
+void hide_uplink_secrets(nlohmann::json& document);
 
 }  // namespace mcpud::config

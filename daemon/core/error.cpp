@@ -33,6 +33,8 @@ constexpr std::array kDomainErrors{
     // with 8 data bits, bad hex): the invalid-params code, with a stable name.
     DomainErrorInfo{DomainError::InvalidArgument, "INVALID_ARGUMENT", rpc_code::kInvalidParams},
     DomainErrorInfo{DomainError::DeviceError, "DEVICE_ERROR", -32014},
+    DomainErrorInfo{DomainError::UplinkNotConfigured, "UPLINK_NOT_CONFIGURED", -32060},
+    DomainErrorInfo{DomainError::UplinkNotConnected, "UPLINK_NOT_CONNECTED", -32061},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

@@ -43,6 +43,12 @@ std::string Client::call(const std::string& name, const std::string& arguments_j
   return result;
 }
 
+std::string Client::ask(const std::string& text, std::chrono::seconds timeout) {
+  std::string reply;
+  proxy_->callMethod("Ask").onInterface(kInterface).withTimeout(timeout).withArguments(text).storeResultsTo(reply);
+  return reply;
+}
+
 std::vector<dbus::PinRow> Client::pins() {
   std::vector<dbus::PinRow> pins;
   proxy_->callMethod("ListPins").onInterface(kInterface).storeResultsTo(pins);

@@ -4,6 +4,7 @@
 // (main turns them into a one-line reason and a non-zero exit).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -32,6 +33,8 @@ class Client {
   dbus::Dict properties();  // org.freedesktop.DBus.Properties.GetAll
   std::vector<dbus::ToolRow> tools(bool with_user_tools);
   std::string call(const std::string& name, const std::string& arguments_json);
+  // Ask: the services uplink's AI server answers `text`; waits up to `timeout`.
+  std::string ask(const std::string& text, std::chrono::seconds timeout);
   std::vector<dbus::PinRow> pins();
   std::vector<dbus::BridgeRow> bridges();
   std::vector<dbus::ClientRow> clients();

@@ -86,6 +86,12 @@ int main(int argc, char** argv) {
   call->add_option("tool", tool_name, "Tool name (see mcpuctl tools)")->required();
   call->add_option("arguments", words,
                    "NAME=VALUE, typed by the tool's schema (JSON values allowed), or one JSON object");
+  std::string question;
+  unsigned ask_timeout_s = 60;
+  auto* ask = cli.add_subcommand("ask", "Ask the AI server of the services uplink: mcpuctl ask \"What time is it?\"");
+  ask->add_option("text", question, "What to ask")->required();
+  ask->add_option("--timeout", ask_timeout_s, "Seconds to wait for the answer (default 60)")
+      ->check(CLI::Range(1u, 3600u));
   std::size_t count = 0;
   auto* watch = cli.add_subcommand("watch", "Print pin events and tool-set changes as they happen (Ctrl-C stops)");
   watch->add_option("--count", count, "Exit after N events");
@@ -105,6 +111,10 @@ int main(int argc, char** argv) {
     if (*clients) emit(settings, clients_json(client.clients()), print_clients);
     if (*sessions) emit(settings, sessions_json(client.sessions()), print_sessions);
     if (*call) return call_tool(client, settings, tool_name, words);
+    if (*ask) {
+      const auto reply = client.ask(question, std::chrono::seconds(ask_timeout_s));
+      std::cout << (settings.json_output ? json{{"reply", reply}}.dump() : reply) << "\n";
+    }
     if (*reload) {
       client.reload();
       if (settings.json_output) {

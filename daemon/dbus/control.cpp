@@ -180,6 +180,26 @@ void Control::call_tool(const std::function<Caller()>& caller, const std::string
       "arguments");
 }
 
+void Control::ask(const std::string& text, BusReply<std::string> reply) const {
+  if (text.size() > kMaxArgumentsBytes) {
+    reply(std::unexpected(
+        error("InvalidArguments", "text: longer than " + std::to_string(kMaxArgumentsBytes) + " bytes")));
+    return;
+  }
+  if (!source_.ask) {
+    reply(std::unexpected(
+        to_bus_error(Error::domain(DomainError::UplinkNotConfigured, "no services uplink in this daemon"))));
+    return;
+  }
+  source_.ask(text, [reply = std::move(reply)](Result<std::string> answer) {
+    if (!answer) {
+      reply(std::unexpected(to_bus_error(answer.error())));
+      return;
+    }
+    reply(std::move(*answer));
+  });
+}
+
 std::vector<BridgeRow> Control::bridges() const {
   std::map<std::string, std::uint32_t> tool_counts;
   for (const auto& tool : registry_.tools()) {

@@ -39,6 +39,8 @@ struct ControlSource {
   std::function<std::size_t()> pin_count;
   std::function<std::expected<void, std::string>()> reload;
   std::string bus;  // "system" or "session", reported by GetInfo
+  // A user turn through the services uplink (Ask); unset: not available.
+  std::function<void(const std::string& text, std::function<void(Result<std::string>)> reply)> ask;
 };
 
 // Who called: decides whether user-only tools may be called.
@@ -66,6 +68,8 @@ class Control {
   // `caller` is asked only for user-only tools (it costs a bus round trip).
   void call_tool(const std::function<Caller()>& caller, const std::string& name, const std::string& arguments_json,
                  BusReply<std::string> reply) const;
+  // Sends `text` to the AI server of the services uplink; replies with its answer.
+  void ask(const std::string& text, BusReply<std::string> reply) const;
   std::vector<PinRow> pins() const { return source_.pins(); }
   // One row per bridge: tools whose owner is "bridge:<id>".
   std::vector<BridgeRow> bridges() const;

@@ -38,6 +38,10 @@ void ControlHandlers::call_tool(sdbus::Result<std::string>&& result, const std::
   control_.call_tool(caller_, name, arguments_json, reply_through(std::move(result), sent_));
 }
 
+void ControlHandlers::ask(sdbus::Result<std::string>&& result, const std::string& text) {
+  control_.ask(text, reply_through(std::move(result), sent_));
+}
+
 void ControlHandlers::list_serial_sessions(sdbus::Result<std::vector<SessionRow>>&& result) {
   control_.serial_sessions(reply_through(std::move(result), sent_));
 }

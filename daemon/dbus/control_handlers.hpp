@@ -19,6 +19,7 @@ class ControlHandlers {
   Dict get_info() const { return control_.info(); }
   std::vector<ToolRow> list_tools(bool with_user_tools) const { return control_.tools(with_user_tools); }
   void call_tool(sdbus::Result<std::string>&& result, const std::string& name, const std::string& arguments_json);
+  void ask(sdbus::Result<std::string>&& result, const std::string& text);
   std::vector<PinRow> list_pins() const { return control_.pins(); }
   std::vector<BridgeRow> list_bridges() const { return control_.bridges(); }
   std::vector<ClientRow> list_clients() const { return control_.clients(); }

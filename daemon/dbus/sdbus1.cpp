@@ -61,6 +61,11 @@ class ControlObject1 final : public ControlObject {
         .implementedAs([&h](sdbus::Result<std::string>&& result, std::string name, std::string arguments) {
           h.call_tool(std::move(result), name, arguments);
         });
+    o.registerMethod("Ask")
+        .onInterface(kInterface)
+        .withInputParamNames("text")
+        .withOutputParamNames("reply")
+        .implementedAs([&h](sdbus::Result<std::string>&& result, std::string text) { h.ask(std::move(result), text); });
     o.registerMethod("ListPins").onInterface(kInterface).withOutputParamNames("pins").implementedAs([&h] {
       return h.list_pins();
     });

@@ -34,6 +34,11 @@ class ControlObject2 final : public ControlObject {
                 .implementedAs([&h](sdbus::Result<std::string>&& result, std::string name, std::string arguments) {
                   h.call_tool(std::move(result), name, arguments);
                 }),
+            sdbus::registerMethod(sdbus::MethodName{"Ask"})
+                .withInputParamNames("text")
+                .withOutputParamNames("reply")
+                .implementedAs(
+                    [&h](sdbus::Result<std::string>&& result, std::string text) { h.ask(std::move(result), text); }),
             sdbus::registerMethod(sdbus::MethodName{"ListPins"}).withOutputParamNames("pins").implementedAs([&h] {
               return h.list_pins();
             }),

@@ -73,6 +73,23 @@ TEST(FleetConfig, TheExampleParses) {
   EXPECT_EQ(config->device, "greenhouse-3");
 }
 
+TEST(FleetConfig, TheShippedExampleParsesOnceUncommented) {
+  std::ifstream in(std::string(MCPUD_SOURCE_DIR) + "/config/mcpud.toml");
+  std::ostringstream edited;
+  bool in_table = false, seen = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "# [uplink.fleet]") in_table = seen = true;
+    if (in_table && line.empty()) in_table = false;  // the example ends at the first blank line
+    if (in_table && line.starts_with("# ")) line = line.substr(2);
+    edited << line << "\n";
+  }
+  ASSERT_TRUE(seen) << "no [uplink.fleet] example in config/mcpud.toml";
+  auto config = parse(edited.str(), "mcpud.toml");
+  ASSERT_TRUE(config) << config.error();
+  EXPECT_EQ(config->uplink.fleet.host, "192.168.1.10");
+  EXPECT_EQ(config->uplink.fleet.keepalive_s, 30u);
+}
+
 TEST(FleetTopics, RepliesGoToTheResponseTopicElseThePerClientFallback) {
   mcpud::uplinks::FleetTopics topics("site/a", "dev");
   EXPECT_EQ(topics.request(), "site/a/dev/rpc/req");

@@ -35,7 +35,9 @@ enum class DomainError {
   TooManyClients,
   ResourceNotFound,
   InvalidArgument,
-  DeviceError,  // a bridged device answered with an error of its own
+  DeviceError,          // a bridged device answered with an error of its own
+  UplinkNotConfigured,  // no [uplink.services] to carry the request
+  UplinkNotConnected,   // the uplink is configured but its server is not connected
 };
 
 struct Error {

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// The ##START services uplink over TLS: the server's certificate is verified
+// against the configured CA (a throwaway one made here with openssl) and its
+// name checked; a server the CA did not sign gets no AUTH.
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+#include "support/configs.hpp"
+#include "support/daemon_process.hpp"
+#include "support/fixtures.hpp"
+#include "support/start_peer.hpp"
+
+namespace mcpud::it {
+namespace {
+
+// Makes a CA named `name` in `dir` and a server certificate it signs for
+// localhost and 127.0.0.1; false (with a failure) when openssl cannot.
+bool make_certificates(const TempDir& dir, const std::string& name) {
+  const std::string d = dir.path().string() + "/";
+  dir.write_file(name + ".ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+  const std::string ec = " -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes ";
+  const std::string script = "set -e; cd '" + d + "'; exec 2>" + name +
+                             ".log; "
+                             "openssl req -x509" +
+                             ec + "-keyout " + name + "-ca.key -out " + name + "-ca.pem -days 2 -subj /CN=" + name +
+                             "-ca; "
+                             "openssl req" +
+                             ec + "-keyout " + name + "-server.key -out " + name +
+                             "-server.csr -subj /CN=localhost; "
+                             "openssl x509 -req -in " +
+                             name + "-server.csr -CA " + name + "-ca.pem -CAkey " + name +
+                             "-ca.key "
+                             "-CAcreateserial -out " +
+                             name + "-server.pem -days 2 -extfile " + name + ".ext";
+  const int status = std::system(script.c_str());
+  EXPECT_EQ(status, 0) << "openssl failed; see " << d << name << ".log";
+  return status == 0;
+}
+
+class ServicesTls : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(make_certificates(certs_, "good"));
+    ASSERT_TRUE(make_certificates(certs_, "other"));
+  }
+  std::string file(const std::string& name) const { return certs_.path().string() + "/" + name; }
+
+  PeerTls server_tls() const { return {file("good-server.pem"), file("good-server.key")}; }
+  void start(StartPeer& peer, const std::string& ca, const std::string& extra = {}) {
+    const auto path = daemon_.write_file("mcpud.toml", sim_config_toml() + "\n[uplink.services]\nserver = \"" +
+                                                           peer.address() + "\"\ntls = true\nca_file = \"" + file(ca) +
+                                                           "\"\ntoken = \"tls-token\"\n" + extra);
+    ASSERT_TRUE(daemon_.start({"--config", path}));
+  }
+
+  TempDir certs_;
+  DaemonProcess daemon_;
+};
+
+TEST_F(ServicesTls, VerifiesTheServerAndServesCallsOverTls) {
+  StartPeer peer(server_tls());
+  start(peer, "good-ca.pem");
+  ASSERT_TRUE(peer.accept()) << daemon_.log();
+  const auto auth = peer.next_frame(5s);
+  ASSERT_TRUE(auth) << daemon_.log();
+  EXPECT_EQ(auth->content, "tls-token##format:pcm");
+  ASSERT_TRUE(peer.wait_for_mcp("register"));
+  EXPECT_EQ(peer.call("t1", "gpio_write", {{"pin", 2}, {"value", true}})["success"], true);
+  EXPECT_EQ(peer.call("t2", "gpio_read", {{"pin", 2}})["data"]["value"], true);
+  EXPECT_TRUE(daemon_.wait_for_log("TLS verified")) << daemon_.log();
+}
+
+TEST_F(ServicesTls, ChecksTheNameOnTheCertificate) {
+  StartPeer peer(server_tls());
+  start(peer, "good-ca.pem", "server_name = \"localhost\"\n");
+  ASSERT_TRUE(peer.accept()) << daemon_.log();
+  EXPECT_TRUE(peer.wait_for_mcp("register")) << daemon_.log();
+
+  DaemonProcess wrong_name;
+  StartPeer peer2(server_tls());
+  const auto path =
+      wrong_name.write_file("mcpud.toml", sim_config_toml() + "\n[uplink.services]\nserver = \"" + peer2.address() +
+                                              "\"\ntls = true\nca_file = \"" + file("good-ca.pem") +
+                                              "\"\nserver_name = \"other.example\"\ntoken = \"t\"\n");
+  ASSERT_TRUE(wrong_name.start({"--config", path}));
+  EXPECT_FALSE(peer2.accept());  // the handshake fails on the daemon's side
+  EXPECT_TRUE(wrong_name.wait_for_log("certificate verify failed")) << wrong_name.log();
+}
+
+TEST_F(ServicesTls, RefusesAServerItsCaDidNotSign) {
+  StartPeer peer(server_tls());
+  start(peer, "other-ca.pem");
+  EXPECT_FALSE(peer.accept());
+  EXPECT_TRUE(daemon_.wait_for_log("certificate verify failed")) << daemon_.log();
+  EXPECT_FALSE(contains(daemon_.log(), "tls-token"));
+}
+
+}  // namespace
+}  // namespace mcpud::it
