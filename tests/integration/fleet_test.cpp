@@ -146,6 +146,9 @@ TEST_F(Fleet, BadRequestsGetJsonRpcErrorsAndTheDeviceKeepsServing) {
   EXPECT_NE(invalid["error"]["message"].get<std::string>().find("params.pin"), std::string::npos) << invalid.dump();
   EXPECT_EQ(ask(std::string(70000, '['), "huge")["error"]["code"], -32600);  // over max_line_bytes
   EXPECT_EQ(ask("", "empty")["error"]["code"], -32700);
+  EXPECT_EQ(ask("\xff\xfe{\x80}", "binary")["error"]["code"], -32700);
+  const auto deep = ask(std::string(5000, '[') + std::string(5000, ']'), "deep");  // under the size cap
+  EXPECT_TRUE(deep.contains("error")) << deep.dump();
   EXPECT_EQ(ask(R"({"jsonrpc":"2.0","id":3,"method":"get_info"})", "good")["result"]["device"], "board-x");
   EXPECT_TRUE(device.running());
 }
