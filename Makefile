@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench deb clean
+.PHONY: all deps configure build run test bench bench-mqtt bench-services deb clean
 
 all: build
 
@@ -31,6 +31,14 @@ test: build
 
 bench: build
 	./tests/bench/run-bench.sh $(BUILD_DIR)
+
+# RPC through a mosquitto broker (fleet mode) next to direct TCP.
+bench-mqtt: build
+	./tests/bench/run-mqtt-bench.sh $(BUILD_DIR)
+
+# A tool call through the ##START services uplink next to direct TCP, against the same mcpud.
+bench-services: build
+	./tests/bench/run-services-bench.sh $(BUILD_DIR)
 
 # The Debian package, built on this machine (e.g. on the Pi): build/deb/out/mcpud_*.deb
 deb:

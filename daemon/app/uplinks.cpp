@@ -3,9 +3,12 @@
 #include "app/uplinks.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "config/mcp_config.hpp"
+#include "mcpud/core/log.hpp"
 #include "uplinks/assistant_uplink.hpp"
+#include "uplinks/fleet_uplink.hpp"
 #include "uplinks/services_uplink.hpp"
 
 namespace mcpud::app {
@@ -17,12 +20,15 @@ void Uplinks::reconcile() {
   reconcile_services();
   uplinks::reconcile_assistant_uplink(assistant_, ctx_.config.uplink.assistant,
                                       {ctx_.io, ctx_.registry, ctx_.engine, ctx_.events});
+  reconcile_fleet();
 }
 
 void Uplinks::close() {
   if (services_) services_->stop();
   services_.reset();
   assistant_.reset();  // says goodbye
+  if (fleet_) fleet_->close();
+  fleet_.reset();
 }
 
 void Uplinks::reconcile_services() {
@@ -53,6 +59,7 @@ std::vector<std::pair<std::string, std::string>> Uplinks::clients() const {
   if (assistant_) {
     if (auto row = assistant_->client_row()) rows.push_back(std::move(*row));
   }
+  if (fleet_ && fleet_->connected()) rows.emplace_back("fleet", fleet_->peer());
   return rows;
 }
 
@@ -63,6 +70,30 @@ void Uplinks::ask(const std::string& text, std::function<void(Result<std::string
     return;
   }
   services_->ask(text, std::move(reply));
+}
+
+void Uplinks::reconcile_fleet() {
+  const auto& wanted = ctx_.config.uplink.fleet;
+  const auto device = wanted.device.empty() ? ctx_.config.device : wanted.device;
+  if (fleet_ && wanted == fleet_config_ && device == fleet_device_) return;
+  if (fleet_) fleet_->close();
+  fleet_.reset();
+  fleet_config_ = wanted;
+  fleet_device_ = device;
+  if (!wanted.enabled()) return;
+  if (!config::valid_topic_segment(device)) {
+    log::error("fleet", "uplink.fleet.device: the device name '", device,
+               "' cannot be an MQTT topic level (no '/', '+' or '#'); set uplink.fleet.device");
+    return;
+  }
+  try {
+    uplinks::FleetContext context{ctx_.io, ctx_.dispatcher, ctx_.engine, ctx_.events, ctx_.limits.max_line_bytes,
+                                  device,  ctx_.version};
+    fleet_ = std::make_shared<uplinks::FleetUplink>(std::move(context), wanted);
+    fleet_->start();
+  } catch (const std::exception& e) {
+    log::error("fleet", "not started: ", e.what());
+  }
 }
 
 }  // namespace mcpud::app

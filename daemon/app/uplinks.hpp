@@ -20,9 +20,10 @@
 #include "transports/session.hpp"
 
 namespace mcpud::uplinks {
+class FleetUplink;
 class ServicesUplink;
 class AssistantUplink;
-}
+}  // namespace mcpud::uplinks
 
 namespace mcpud::app {
 
@@ -47,18 +48,22 @@ class Uplinks {
   void reconcile();
   // Says goodbye where the protocol has a way to, and closes every connection.
   void close();
-
   // A user turn through the services uplink (`mcpuctl ask`); UPLINK_NOT_CONFIGURED
   // or UPLINK_NOT_CONNECTED when it cannot be carried.
   void ask(const std::string& text, std::function<void(Result<std::string>)> reply);
-  // Connected uplinks as (transport, peer) rows for ListClients: ("services", "10.0.0.5:8443").
+  // Connected uplinks as (transport, peer) rows for ListClients: ("services", "10.0.0.5:8443"),
+  // ("fleet", "10.0.0.9:1883 mcpud/<device>").
   std::vector<std::pair<std::string, std::string>> clients() const;
 
  private:
   void reconcile_services();
+  void reconcile_fleet();
 
   Context ctx_;
   std::shared_ptr<uplinks::ServicesUplink> services_;
+  std::shared_ptr<uplinks::FleetUplink> fleet_;
+  config::FleetUplinkConfig fleet_config_;  // what fleet_ runs with
+  std::string fleet_device_;
   std::unique_ptr<uplinks::AssistantUplink> assistant_;  // [uplink.assistant]
 };
 

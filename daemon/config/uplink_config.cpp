@@ -8,6 +8,7 @@ using nlohmann::json;
 
 void add_uplink_schema(json& schema) {
   auto uplink = json::parse(R"({"type": "object", "additionalProperties": false, "default": {}, "properties": {}})");
+  uplink["properties"]["fleet"] = fleet_uplink_schema();
   uplink["properties"]["services"] = services_uplink_schema();
   uplink["properties"]["assistant"] = assistant_uplink_schema();
   schema["properties"]["uplink"] = std::move(uplink);
@@ -16,6 +17,10 @@ void add_uplink_schema(json& schema) {
 std::expected<UplinkConfig, std::string> parse_uplink_sections(const json& document) {
   UplinkConfig out;
   [[maybe_unused]] const auto& uplink = document.at("uplink");
+  if (auto fleet = parse_fleet_uplink(uplink.at("fleet")); fleet)
+    out.fleet = std::move(*fleet);
+  else
+    return std::unexpected(fleet.error());
   if (auto services = parse_services_uplink(uplink.at("services")); services)
     out.services = std::move(*services);
   else

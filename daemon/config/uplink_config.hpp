@@ -10,12 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include "config/assistant_uplink_config.hpp"
+#include "config/fleet_uplink_config.hpp"
 #include "config/services_uplink_config.hpp"
 
 namespace mcpud::config {
 
 // One member per uplink kind; each is off until its table names a server.
 struct UplinkConfig {
+  FleetUplinkConfig fleet;          // [uplink.fleet]
   ServicesUplinkConfig services;    // [uplink.services]
   AssistantUplinkConfig assistant;  // [uplink.assistant]
   bool operator==(const UplinkConfig&) const = default;

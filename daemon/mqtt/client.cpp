@@ -4,10 +4,15 @@
 
 #include <poll.h>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -23,6 +28,8 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 namespace {
+
+constexpr const char* kSystemCaPath = "/etc/ssl/certs";  // Debian's ca-certificates
 
 bool socket_ready(int fd, short events) {
   pollfd p{fd, events, 0};
@@ -43,6 +50,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
         handle_(make_handle(options_.client_id, this)),
         misc_timer_(io),
         retry_timer_(io),
+        resolver_(io),
         backoff_(options_.retry_first, options_.retry_ceiling),
         outbox_(options_.max_queued) {
     configure();
@@ -59,8 +67,14 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
         return std::unexpected("mqtt: outgoing queue full (" + std::to_string(options_.max_queued) + " messages)");
       return {};
     }
-    if (in_flight_.size() >= options_.max_queued && message.qos > 0)
-      return std::unexpected("mqtt: outgoing queue full (" + std::to_string(options_.max_queued) + " messages)");
+    // A socket the broker drains slower than we publish: QoS 0 messages may
+    // fill only half of the bound, so replies (QoS 1) still find room.
+    const std::size_t limit = message.qos == 0 ? options_.max_queued / 2 : options_.max_queued;
+    if (in_flight_.size() >= limit) {
+      ++saturated_drops_;
+      return std::unexpected("mqtt: outgoing queue full (" + std::to_string(in_flight_.size()) +
+                             " messages not yet sent or acknowledged)");
+    }
     auto sent = send(message);
     after_library_call();
     return sent;
@@ -80,21 +94,23 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     stopping_ = true;
     retry_timer_.cancel();
     misc_timer_.cancel();
+    resolver_.cancel();
     if (fd_ < 0) return;
-    mosquitto_disconnect(handle_.get());
-    after_library_call();
-    // What the socket did not take yet goes out as it drains; a broker that
-    // stopped reading gets a second to take it before the socket is closed.
-    if (fd_ >= 0) {
+    if (connected_ && awaiting_ack()) {
+      // Messages published just before (a last status) are acknowledged first:
+      // a DISCONNECT ahead of the broker's PUBACK makes it report a failure.
+      draining_ = true;
       misc_timer_.expires_after(std::chrono::seconds(1));
       misc_timer_.async_wait([self = shared_from_this()](error_code ec) {
-        if (!ec) self->drop_descriptor();  // the socket closes with the handle
+        if (!ec && self->draining_) self->disconnect_now();
       });
+      return;
     }
+    disconnect_now();
   }
 
   bool connected() const { return connected_; }
-  std::uint64_t dropped() const { return outbox_.dropped(); }
+  std::uint64_t dropped() const { return outbox_.dropped() + saturated_drops_; }
 
   ConnectHandler on_connect_;
   DisconnectHandler on_disconnect_;
@@ -128,16 +144,19 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
           static_cast<Impl*>(self)->received(*m, properties);
         });
     mosquitto_publish_v5_callback_set(h, [](mosquitto*, void* self, int mid, int, const mosquitto_property*) {
-      static_cast<Impl*>(self)->in_flight_.erase(mid);
+      static_cast<Impl*>(self)->published(mid);
     });
   }
 
   void configure_tls(const TlsOptions& tls) {
     auto* h = handle_.get();
     auto text = [](const std::string& s) { return s.empty() ? nullptr : s.c_str(); };
-    if (tls.ca_file.empty() && tls.ca_path.empty())
-      check(mosquitto_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "tls system CA store");
-    check(mosquitto_tls_set(h, text(tls.ca_file), text(tls.ca_path), text(tls.cert_file), text(tls.key_file), nullptr),
+    // libmosquitto 2.0.11 wants a CA file or directory even with the OS store
+    // option: name the system's hashed certificate directory.
+    const bool system_store = tls.ca_file.empty() && tls.ca_path.empty();
+    if (system_store) check(mosquitto_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "tls system CA store");
+    const std::string ca_path = system_store ? std::string(kSystemCaPath) : tls.ca_path;
+    check(mosquitto_tls_set(h, text(tls.ca_file), text(ca_path), text(tls.cert_file), text(tls.key_file), nullptr),
           "tls");
     if (tls.insecure_skip_verify) {
       check(mosquitto_tls_insecure_set(h, true), "tls insecure");
@@ -147,11 +166,33 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
 
   // ---- connection life cycle ------------------------------------------------
 
+  // A host name is resolved here, off the event loop (libmosquitto would block
+  // it in getaddrinfo): without TLS the address is handed over; with TLS the
+  // library needs the name for the certificate check, and looks it up again
+  // only once it is known to resolve. Successive attempts rotate through the
+  // addresses (::1 then 127.0.0.1 for "localhost").
   void connect() {
+    drop_descriptor();
+    attempt_failed_ = false;
+    error_code not_literal;
+    asio::ip::make_address(options_.host, not_literal);
+    if (!not_literal) return connect_to(options_.host);
+    resolver_.async_resolve(options_.host, std::to_string(options_.port),
+                            [self = shared_from_this()](error_code ec, asio::ip::tcp::resolver::results_type found) {
+                              if (self->stopping_ || ec == asio::error::operation_aborted) return;
+                              if (ec || found.empty())
+                                return self->failed("cannot resolve " + self->options_.host + ": " + ec.message());
+                              if (self->options_.tls) return self->connect_to(self->options_.host);
+                              auto entry = found.begin();
+                              std::advance(entry, self->failures_ % static_cast<int>(found.size()));
+                              self->connect_to(entry->endpoint().address().to_string());
+                            });
+  }
+
+  void connect_to(const std::string& address) {
     drop_descriptor();  // the library closes the old socket and may reuse its number
     const int keepalive = static_cast<int>(options_.keepalive.count());
-    const int rc =
-        mosquitto_connect_bind_async(handle_.get(), options_.host.c_str(), options_.port, keepalive, nullptr);
+    const int rc = mosquitto_connect_bind_async(handle_.get(), address.c_str(), options_.port, keepalive, nullptr);
     if (rc != MOSQ_ERR_SUCCESS) return failed(describe(rc));
     connecting_since_ = std::chrono::steady_clock::now();
     after_library_call();
@@ -180,20 +221,22 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
 
   void disconnected(int rc) {
     const bool was_connected = std::exchange(connected_, false);
+    draining_ = false;
     // QoS 0 messages not yet written are gone with the socket; QoS 1/2 ones stay
     // with the library, which sends them again on the next connection.
     std::erase_if(in_flight_, [](const auto& entry) { return entry.second == 0; });
     if (stopping_) return;
     std::string reason = !refusal_.empty() ? "refused: " + refusal_ : describe(rc);
     if (was_connected) log::info(options_.log_category, "lost ", where(), ": ", reason);
-    if (on_disconnect_) guarded("disconnect", [&] { on_disconnect_(reason); });
     asio::post(io_, [self = shared_from_this(), reason, was_connected] { self->failed(reason, was_connected); });
   }
 
   // `lost`: the failure was the loss of a working connection (already logged).
   void failed(const std::string& reason, bool lost = false) {
     drop_descriptor();
-    if (stopping_) return;
+    if (stopping_ || std::exchange(attempt_failed_, true)) return;  // once per attempt
+    if (on_disconnect_) guarded("disconnect", [&] { on_disconnect_(reason); });
+    if (stopping_) return;  // the handler stopped the client
     ++failures_;
     const auto delay = backoff_.next();
     if (lost)
@@ -217,11 +260,16 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void after_library_call() {
     const int fd = mosquitto_socket(handle_.get());
     if (fd != fd_) {
+      // Some failures (a TLS handshake refused) close the socket without the
+      // disconnect callback: notice it here, or no retry would follow.
+      const bool vanished = fd < 0 && fd_ >= 0;
       drop_descriptor();
       if (fd >= 0) {
         descriptor_.emplace(io_, fd);
         fd_ = fd;
       }
+      if (vanished && !stopping_)
+        asio::post(io_, [self = shared_from_this(), reason = describe(last_rc_)] { self->failed(reason); });
     }
     if (!descriptor_) return;
     if (!reading_) wait_readable();
@@ -257,7 +305,8 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     // Asio's epoll is edge-triggered: read until the socket is drained, a
     // bounded number of packets per turn so other clients get theirs.
     for (int round = 0; round < 64; ++round) {
-      if (mosquitto_loop_read(handle_.get(), 1) != MOSQ_ERR_SUCCESS) break;
+      last_rc_ = mosquitto_loop_read(handle_.get(), 1);
+      if (last_rc_ != MOSQ_ERR_SUCCESS) break;
       const int fd = mosquitto_socket(handle_.get());
       if (fd < 0 || fd != fd_ || !socket_ready(fd, POLLIN)) break;
       if (round == 63) {
@@ -275,20 +324,28 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void writable(std::uint64_t gen) {
     if (gen != generation_) return;
     writing_ = false;
-    mosquitto_loop_write(handle_.get(), 1);
-    const int fd = mosquitto_socket(handle_.get());
-    if (fd >= 0 && fd == fd_ && mosquitto_want_write(handle_.get()) && !socket_ready(fd, POLLOUT)) {
-      // The socket is full: its next edge says when it takes more.
-      writing_ = true;
-      descriptor_->async_wait(asio::posix::descriptor_base::wait_write,
-                              [self = shared_from_this(), gen = generation_](error_code ec) {
-                                if (!ec) self->writable(gen);
-                              });
-      return;
+    // A write that hit a full socket leaves the socket flagged, and its next
+    // edge wakes the wait below. The socket may drain between that write and
+    // the check: then write again at once (a few times) rather than wait.
+    bool stalled = false;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      last_rc_ = mosquitto_loop_write(handle_.get(), 1);
+      const int fd = mosquitto_socket(handle_.get());
+      if (fd < 0 || fd != fd_ || !mosquitto_want_write(handle_.get())) break;
+      if (!socket_ready(fd, POLLOUT)) {
+        writing_ = true;
+        descriptor_->async_wait(asio::posix::descriptor_base::wait_write,
+                                [self = shared_from_this(), gen = generation_](error_code ec) {
+                                  if (!ec) self->writable(gen);
+                                });
+        return;
+      }
+      stalled = true;
     }
     // Writable yet still wanting to write: the library waits for input first
-    // (a TLS handshake); the next read lets it try again.
-    write_stalled_ = fd >= 0 && fd == fd_ && mosquitto_want_write(handle_.get());
+    // (a TLS handshake); the next read (at worst the keepalive's ping) lets it
+    // try again.
+    write_stalled_ = stalled && mosquitto_socket(handle_.get()) == fd_ && mosquitto_want_write(handle_.get());
     after_library_call();
   }
 
@@ -309,6 +366,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
       return failed("no answer within the keepalive (" + std::to_string(options_.keepalive.count()) + " s)");
     }
     mosquitto_loop_misc(handle_.get());
+    write_stalled_ = false;
     after_library_call();
     if (mosquitto_socket(handle_.get()) >= 0) arm_misc_timer();
   }
@@ -322,11 +380,41 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
       if (!m.correlation_data.empty()) properties.add_correlation_data(m.correlation_data);
     }
     int mid = 0;
+    sending_ = true;
     const int rc = mosquitto_publish_v5(handle_.get(), &mid, m.topic.c_str(), static_cast<int>(m.payload.size()),
                                         m.payload.data(), m.qos, m.retain, properties.get());
+    sending_ = false;
+    const bool done_already = std::exchange(completed_while_sending_, -1) == mid;
     if (rc != MOSQ_ERR_SUCCESS) return std::unexpected("mqtt: publish to " + m.topic + ": " + describe(rc));
-    in_flight_[mid] = m.qos;
+    if (!done_already) in_flight_[mid] = m.qos;
     return {};
+  }
+
+  void published(int mid) {
+    // Outside a callback the library writes a QoS 0 message inside the publish
+    // call itself, before its id is known here.
+    if (in_flight_.erase(mid) == 0 && sending_) completed_while_sending_ = mid;
+    if (draining_ && !awaiting_ack()) disconnect_now();
+  }
+
+  bool awaiting_ack() const {
+    return std::any_of(in_flight_.begin(), in_flight_.end(), [](const auto& entry) { return entry.second > 0; });
+  }
+
+  // DISCONNECT (the broker then drops the will); the socket closes once it is written.
+  void disconnect_now() {
+    draining_ = false;
+    misc_timer_.cancel();
+    mosquitto_disconnect(handle_.get());
+    after_library_call();
+    // What the socket did not take yet goes out as it drains; a broker that
+    // stopped reading gets a second to take it before the socket is closed.
+    if (fd_ >= 0) {
+      misc_timer_.expires_after(std::chrono::seconds(1));
+      misc_timer_.async_wait([self = shared_from_this()](error_code ec) {
+        if (!ec) self->drop_descriptor();  // the socket closes with the handle
+      });
+    }
   }
 
   void received(const mosquitto_message& raw, const mosquitto_property* properties) {
@@ -362,11 +450,19 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   bool reading_ = false;
   bool writing_ = false;
   bool write_stalled_ = false;
+  int last_rc_ = MOSQ_ERR_SUCCESS;  // of the last read or write, for a socket closed without a callback
+  bool attempt_failed_ = false;
+  bool draining_ = false;
+  std::uint64_t saturated_drops_ = 0;  // stop() waits for the acknowledgements of QoS 1/2 messages     // this
+                                       // connection attempt's failure is handled (retry scheduled)
   asio::steady_timer misc_timer_;
   asio::steady_timer retry_timer_;
+  asio::ip::tcp::resolver resolver_;
   Backoff backoff_;
   Outbox outbox_;
   std::map<int, int> in_flight_;  // message id -> QoS, until written (QoS 0) or acknowledged
+  bool sending_ = false;
+  int completed_while_sending_ = -1;
   std::map<std::string, int> subscriptions_;
   bool connected_ = false;
   bool stopping_ = true;

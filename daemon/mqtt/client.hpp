@@ -3,8 +3,8 @@
 // protocol, Asio watches its socket (reads always, writes only while the library
 // has bytes to send) and one timer runs the keepalive housekeeping, so an idle
 // connection wakes the daemon once per half keepalive and never otherwise. It
-// connects without blocking (except name lookup of a host name, which
-// libmosquitto does synchronously: give an IP address where that matters),
+// connects without blocking (host names are resolved by Asio's resolver; with
+// TLS libmosquitto looks the name up again, after it is known to resolve),
 // reconnects forever with mcpud::Backoff, subscribes again after every
 // reconnection and holds publishes made while disconnected in a bounded queue.
 // Event loop only; not thread-safe.
@@ -26,7 +26,8 @@ class Client {
   // After each successful connection, once the subscriptions are renewed and
   // the queued messages handed over.
   using ConnectHandler = std::function<void()>;
-  // After each lost or refused connection (`reason` says why); a new attempt follows.
+  // After each lost connection and each failed attempt (refused, unreachable,
+  // unresolvable; `reason` says why); a new attempt follows unless stop() is called.
   using DisconnectHandler = std::function<void(const std::string& reason)>;
   using MessageHandler = std::function<void(const Message&)>;
 
@@ -50,9 +51,9 @@ class Client {
   std::expected<void, std::string> publish(Message message);
   // Subscribes now when connected, and again after every reconnection.
   std::expected<void, std::string> subscribe(const std::string& filter, int qos);
-  // Flushes what is queued on the socket, sends DISCONNECT (the broker then does
-  // not publish the will) and stops reconnecting. Messages published just before
-  // go out first.
+  // Stops reconnecting; waits (at most 1 s) until the broker acknowledged the
+  // QoS 1/2 messages published before, then sends DISCONNECT (the broker then
+  // does not publish the will). Returns at once.
   void stop();
 
   bool connected() const;

@@ -15,7 +15,7 @@ namespace mcpud::mqtt {
 enum class ProtocolVersion { v311, v5 };
 
 struct TlsOptions {
-  std::string ca_file;    // empty (and no ca_path): the system CA store
+  std::string ca_file;    // empty (and no ca_path): the system CA store (/etc/ssl/certs)
   std::string ca_path;    // a directory of hashed CA certificates
   std::string cert_file;  // client certificate, for brokers that authenticate clients by certificate
   std::string key_file;   // its private key (unencrypted)
@@ -47,8 +47,11 @@ struct Options {
   std::chrono::milliseconds retry_first{250};
   std::chrono::milliseconds retry_ceiling{30000};
   // Messages held while disconnected plus messages handed to the library and not
-  // yet written (QoS 0) or acknowledged (QoS 1/2). Past it, QoS 0 messages push out
-  // the oldest QoS 0 message; QoS 1/2 messages are refused.
+  // yet written (QoS 0) or acknowledged (QoS 1/2). Disconnected, past it a QoS 0
+  // message pushes out the oldest queued QoS 0 message and QoS 1/2 messages are
+  // refused. Connected, QoS 0 messages may fill only half of it (more are
+  // refused: a saturated link drops the newest events) so QoS 1/2 messages
+  // still find room; past the whole of it they are refused too.
   std::size_t max_queued = 1024;
   std::string log_category = "mqtt";  // e.g. "fleet"
   bool operator==(const Options&) const = default;

@@ -13,6 +13,7 @@
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
 #include "support/line_client.hpp"
+#include "support/mosquitto_broker.hpp"
 
 namespace mcpud::it {
 namespace {
@@ -169,6 +170,23 @@ TEST_F(DbusControl, ClientsAndClientCountSeeTcpClients) {
   ASSERT_EQ(clients.size(), 1u) << clients.dump();
   EXPECT_EQ(clients[0]["transport"], "tcp");
   EXPECT_TRUE(clients[0]["peer"].get<std::string>().starts_with("127.0.0.1:"));
+}
+
+TEST_F(DbusControl, ClientsShowAConnectedFleetUplink) {
+  if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+  MosquittoBroker broker;
+  ASSERT_TRUE(broker.start());
+  start_daemon(sim_config_toml({.extra_pins = "[uplink.fleet]\nbroker = \"" + broker.address() + "\"\n"}));
+  json clients;
+  ASSERT_TRUE(eventually(
+      [&] {
+        clients = ctl({"clients", "--json"}).json();
+        return clients.size() == 1;
+      },
+      10s))
+      << clients.dump();
+  EXPECT_EQ(clients[0]["transport"], "fleet");
+  EXPECT_EQ(clients[0]["peer"], broker.address() + " mcpud/mcpud-sim");
 }
 
 TEST_F(DbusControl, PropertiesAreReadable) {

@@ -88,12 +88,18 @@ void MosquittoBroker::make_certificates() const {
   EXPECT_EQ(run("openssl x509 -req -in " + d + "/server.csr -CA " + d + "/ca.crt -CAkey " + d +
                 "/ca.key -CAcreateserial -days 2 -extfile " + d + "/san.ext -out " + d + "/server.crt" + quiet),
             0);
+  EXPECT_EQ(run("openssl req -newkey rsa:2048 -nodes -subj /CN=mcpud-test-client -keyout " + d + "/client.key -out " +
+                d + "/client.csr" + quiet),
+            0);
+  EXPECT_EQ(run("openssl x509 -req -in " + d + "/client.csr -CA " + d + "/ca.crt -CAkey " + d +
+                "/ca.key -CAcreateserial -days 2 -out " + d + "/client.crt" + quiet),
+            0);
 }
 
 void MosquittoBroker::write_config() const {
   std::ofstream out(dir_ / "mosquitto.conf");
   if (::geteuid() == 0) out << "user root\n";  // keep reading this private directory
-  out << "persistence false\n"
+  out << "persistence false\nset_tcp_nodelay true\n"
       << "log_dest stderr\n"
       << "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
       << "listener " << port_ << " 127.0.0.1\n";
@@ -105,6 +111,7 @@ void MosquittoBroker::write_config() const {
   if (options_.tls) {
     out << "cafile " << ca_file() << "\ncertfile " << (dir_ / "server.crt").string() << "\nkeyfile "
         << (dir_ / "server.key").string() << "\n";
+    if (options_.require_certificate) out << "require_certificate true\n";
   }
 }
 
@@ -160,9 +167,18 @@ void MosquittoBroker::stop() {
 void MosquittoBroker::kill() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGKILL);
+  ::kill(pid_, SIGCONT);  // a frozen broker dies too
   int status = 0;
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
+}
+
+void MosquittoBroker::freeze() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void MosquittoBroker::thaw() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
 }
 
 std::string MosquittoBroker::log() const {

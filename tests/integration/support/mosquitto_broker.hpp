@@ -17,7 +17,8 @@ namespace mcpud::it {
 struct BrokerOptions {
   std::string username;  // non-empty: a password file with this one user, anonymous refused
   std::string password;
-  bool tls = false;  // a TLS listener with a throwaway CA (see ca_file()); needs `openssl`
+  bool tls = false;                  // a TLS listener with a throwaway CA (see ca_file()); needs `openssl`
+  bool require_certificate = false;  // with tls: clients must show a certificate of that CA (client_cert())
 };
 
 class MosquittoBroker {
@@ -35,12 +36,17 @@ class MosquittoBroker {
   void stop();
   // SIGKILL and wait.
   void kill();
+  // SIGSTOP / SIGCONT: a broker that keeps its connections but answers nothing.
+  void freeze();
+  void thaw();
   bool running() const { return pid_ > 0; }
 
   int port() const { return port_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   std::filesystem::path dir() const { return dir_; }
   std::string ca_file() const { return (dir_ / "ca.crt").string(); }
+  std::string client_cert() const { return (dir_ / "client.crt").string(); }
+  std::string client_key() const { return (dir_ / "client.key").string(); }
   std::string log() const;  // the broker's own log so far
 
  private:

@@ -137,6 +137,23 @@ TEST_F(MqttClient, ReconnectsAfterABrokerRestartResubscribesAndSendsWhatWasQueue
       run_until([&] { return !listener.messages.empty() && listener.messages.back().payload == "after restart"; }));
 }
 
+TEST_F(MqttClient, AHostNameIsResolvedAndItsAddressesTriedInTurn) {
+  MosquittoBroker broker;  // listens on 127.0.0.1 only: "localhost" may give ::1 first
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "named");
+  options.host = "localhost";
+  Peer peer(io_, options);
+  peer.client.start();
+  ASSERT_TRUE(run_until([&] { return peer.connects == 1; }));
+
+  options.client_id = "nowhere";
+  options.host = "no-such-host.invalid";
+  Peer lost(io_, options);
+  lost.client.start();
+  ASSERT_TRUE(run_until([&] { return !lost.reasons.empty() || lost.connects > 0; }, 30s));
+  EXPECT_EQ(lost.connects, 0);
+}
+
 TEST_F(MqttClient, WrongPasswordIsRefusedWithAReasonAndTheRightOneConnects) {
   MosquittoBroker broker(BrokerOptions{"device", "s3cret"});
   ASSERT_TRUE(broker.start());
@@ -168,6 +185,82 @@ TEST_F(MqttClient, ConnectsOverTlsVerifyingTheBrokerAgainstTheConfiguredCa) {
   ASSERT_TRUE(peer.client.publish(Message{"echo", "over tls", 1}));
   ASSERT_TRUE(run_until([&] { return !peer.messages.empty(); }));
   EXPECT_EQ(peer.messages[0].payload, "over tls");
+}
+
+TEST_F(MqttClient, AnUnknownBrokerCertificateIsRefusedUnlessVerificationIsSkipped) {
+  MosquittoBroker broker(BrokerOptions{.tls = true});
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "strict");
+  options.tls = mcpud::mqtt::TlsOptions{};  // the system CA store does not know the test CA
+  Peer strict(io_, options);
+  strict.client.start();
+  ASSERT_TRUE(run_until([&] { return !strict.reasons.empty(); }));
+  EXPECT_EQ(strict.connects, 0);
+
+  options.client_id = "lax";
+  options.tls = mcpud::mqtt::TlsOptions{.insecure_skip_verify = true};
+  Peer lax(io_, options);
+  lax.client.start();
+  ASSERT_TRUE(run_until([&] { return lax.connects == 1; }));
+  EXPECT_EQ(strict.connects, 0);
+}
+
+TEST_F(MqttClient, ABrokerThatWantsAClientCertificateGetsTheConfiguredOne) {
+  MosquittoBroker broker(BrokerOptions{.tls = true, .require_certificate = true});
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "anonymous");
+  options.tls = mcpud::mqtt::TlsOptions{.ca_file = broker.ca_file()};
+  Peer anonymous(io_, options);
+  anonymous.client.start();
+  ASSERT_TRUE(run_until([&] { return !anonymous.reasons.empty(); }));
+
+  options.client_id = "certified";
+  options.tls = mcpud::mqtt::TlsOptions{
+      .ca_file = broker.ca_file(), .cert_file = broker.client_cert(), .key_file = broker.client_key()};
+  Peer certified(io_, options);
+  certified.client.start();
+  ASSERT_TRUE(run_until([&] { return certified.connects == 1; }));
+  EXPECT_EQ(anonymous.connects, 0);
+}
+
+TEST_F(MqttClient, ManyQos0MessagesWrittenAtOnceDoNotFillTheQueueBound) {
+  MosquittoBroker broker;
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "busy");
+  options.max_queued = 16;
+  Peer peer(io_, options);
+  ASSERT_TRUE(peer.client.subscribe("echo", 1));
+  peer.client.start();
+  ASSERT_TRUE(run_until([&] { return peer.connects == 1; }));
+  // Outside a callback each QoS 0 message is written during publish() itself.
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(peer.client.publish(Message{"events", "e", 0}));
+  ASSERT_TRUE(peer.client.publish(Message{"echo", "still accepted", 1})) << "QoS 1 refused after QoS 0 traffic";
+  ASSERT_TRUE(run_until([&] { return !peer.messages.empty(); }));
+  EXPECT_EQ(peer.messages[0].payload, "still accepted");
+}
+
+TEST_F(MqttClient, ASaturatedLinkDropsNewQos0MessagesButKeepsRoomForQos1) {
+  MosquittoBroker broker;
+  ASSERT_TRUE(broker.start());
+  auto options = options_for(broker, "flooder");
+  options.max_queued = 16;
+  Peer peer(io_, options);
+  ASSERT_TRUE(peer.client.subscribe("echo", 1));
+  peer.client.start();
+  ASSERT_TRUE(run_until([&] { return peer.connects == 1; }));
+  broker.freeze();  // stops reading: the socket fills up
+  const std::string big(256 * 1024, 'x');
+  int accepted = 0;
+  for (int i = 0; i < 200 && peer.client.publish(Message{"events", big, 0}); ++i) {
+    ++accepted;
+    io_.poll();
+  }
+  EXPECT_LT(accepted, 200) << "a full socket must bound the QoS 0 backlog";
+  EXPECT_GT(peer.client.dropped(), 0u);
+  ASSERT_TRUE(peer.client.publish(Message{"echo", "reply", 1}));  // QoS 1 still has room
+  broker.thaw();
+  ASSERT_TRUE(run_until([&] { return !peer.messages.empty(); }, 30s));
+  EXPECT_EQ(peer.messages.back().payload, "reply");
 }
 
 TEST_F(MqttClient, StopSendsDisconnectSoTheWillIsNotPublished) {
