@@ -2,9 +2,7 @@
 // Schema and parsing of [uplink.assistant].
 #include "config/assistant_uplink_config.hpp"
 
-#include <fstream>
-#include <sstream>
-
+#include "config/uplink_fields.hpp"
 #include "config/ws_url.hpp"
 
 namespace mcpud::config {
@@ -18,23 +16,6 @@ constexpr const char* kWhere = "uplink.assistant";
 constexpr const char* kDefaultAudioParams =
     R"({"format": "opus", "sample_rate": 16000, "channels": 1, "frame_duration": 60})";
 
-// A secret given inline (`key`) or in a file (`key`_file, trailing newline dropped), not both.
-std::expected<std::string, std::string> read_secret(const json& table, const std::string& key) {
-  const std::string where = std::string(kWhere) + "." + key + "_file";
-  auto value = table.at(key).get<std::string>();
-  const auto path = table.at(key + "_file").get<std::string>();
-  if (path.empty()) return value;
-  if (!value.empty()) return std::unexpected(std::string(kWhere) + ": give " + key + " or " + key + "_file, not both");
-  std::ifstream in(path);
-  if (!in) return std::unexpected(where + ": cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  value = text.str();
-  while (!value.empty() && (value.back() == '\n' || value.back() == '\r' || value.back() == ' ')) value.pop_back();
-  if (value.empty()) return std::unexpected(where + ": '" + path + "' is empty");
-  return value;
-}
-
 // The MQTT settings: a broker needs a topic to publish to.
 std::expected<void, std::string> parse_mqtt(const json& table, AssistantUplinkConfig& out) {
   const std::string where = kWhere;
@@ -42,17 +23,17 @@ std::expected<void, std::string> parse_mqtt(const json& table, AssistantUplinkCo
   out.publish_topic = table.at("publish_topic").get<std::string>();
   out.subscribe_topic = table.at("subscribe_topic").get<std::string>();
   out.username = table.at("username").get<std::string>();
-  auto password = read_secret(table, "password");
+  auto password = read_secret(table, "password", kWhere);
   if (!password) return std::unexpected(password.error());
   out.password = std::move(*password);
   out.keepalive_s = table.at("keepalive_s").get<std::uint32_t>();
   out.qos = table.at("qos").get<int>();
   out.tls = table.at("tls").get<bool>();
   out.mqtt_version = table.at("mqtt_version").get<std::string>();
-  const auto colon = out.broker.rfind(':');
-  if (!out.broker.empty() && (colon == std::string::npos || colon == 0 || colon + 1 == out.broker.size() ||
-                              out.broker.find_first_not_of("0123456789", colon + 1) != std::string::npos)) {
-    return std::unexpected(where + ".broker: expected host:port, e.g. 192.168.1.10:1883, got '" + out.broker + "'");
+  if (!out.broker.empty()) {
+    auto address = parse_host_port(out.broker, where + ".broker", "192.168.1.10:1883");
+    if (!address) return std::unexpected(address.error());
+    out.broker_address = std::move(*address);
   }
   if (out.mqtt() && out.enabled() && out.publish_topic.empty()) {
     return std::unexpected(where + ".publish_topic: required with transport = \"mqtt\"");
@@ -107,7 +88,7 @@ std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const j
   if (!out.url.empty()) {
     if (auto target = parse_ws_url(out.url); !target) return std::unexpected(where + ".url: " + target.error());
   }
-  auto token = read_secret(table, "token");
+  auto token = read_secret(table, "token", kWhere);
   if (!token) return std::unexpected(token.error());
   out.token = std::move(*token);
   out.protocol_version = table.at("protocol_version").get<int>();

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/uplink_fields.hpp"
+
 namespace mcpud::config {
 
 struct AssistantUplinkConfig {
@@ -32,6 +34,7 @@ struct AssistantUplinkConfig {
 
   // transport = "mqtt"
   std::string broker;           // host:port; "" leaves an mqtt uplink off
+  HostPort broker_address;      // split from broker
   std::string publish_topic;    // where the device publishes
   std::string subscribe_topic;  // where the server replies; "" = devices/p2p/<Device-Id with underscores>
   std::string username;

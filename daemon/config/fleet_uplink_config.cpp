@@ -2,48 +2,11 @@
 // Schema and parsing of [uplink.fleet].
 #include "config/fleet_uplink_config.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include "config/uplink_fields.hpp"
 
 namespace mcpud::config {
 
 using nlohmann::json;
-
-namespace {
-
-std::expected<std::string, std::string> read_secret(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
-  if (!in) return std::unexpected(key + ": cannot read " + path + ": " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
-  auto secret = text.str();
-  while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
-  return secret;
-}
-
-std::expected<void, std::string> parse_broker(const std::string& broker, FleetUplinkConfig& out) {
-  const auto colon = broker.rfind(':');
-  const auto bad = std::unexpected("uplink.fleet.broker: expected host:port, got '" + broker + "'");
-  if (colon == std::string::npos || colon == 0 || colon + 1 == broker.size()) return bad;
-  auto host = broker.substr(0, colon);
-  if (host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  unsigned long port = 0;
-  try {
-    std::size_t used = 0;
-    port = std::stoul(broker.substr(colon + 1), &used);
-    if (used != broker.size() - colon - 1) return bad;
-  } catch (const std::exception&) {
-    return bad;
-  }
-  if (port == 0 || port > 65535) return bad;
-  out.host = host;
-  out.port = static_cast<std::uint16_t>(port);
-  return {};
-}
-
-}  // namespace
 
 bool valid_topic_segment(const std::string& segment) {
   return !segment.empty() && segment.find_first_of(std::string("/+#\0", 4)) == std::string::npos;
@@ -77,7 +40,10 @@ std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fle
   FleetUplinkConfig out;
   const auto broker = fleet.at("broker").get<std::string>();
   if (broker.empty()) return out;
-  if (auto parsed = parse_broker(broker, out); !parsed) return std::unexpected(parsed.error());
+  auto address = parse_host_port(broker, "uplink.fleet.broker", "192.168.1.10:1883");
+  if (!address) return std::unexpected(address.error());
+  out.host = std::move(address->host);
+  out.port = address->port;
   out.device = fleet.at("device").get<std::string>();
   if (!out.device.empty() && !valid_topic_segment(out.device))
     return std::unexpected("uplink.fleet.device: must not contain '/', '+' or '#', got '" + out.device + "'");
@@ -90,14 +56,9 @@ std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fle
         out.topic_prefix + "'");
   out.mqtt5 = fleet.at("mqtt_version").get<std::string>() == "5";
   out.username = fleet.at("username").get<std::string>();
-  out.password = fleet.at("password").get<std::string>();
-  if (const auto file = fleet.at("password_file").get<std::string>(); !file.empty()) {
-    if (!out.password.empty())
-      return std::unexpected("uplink.fleet.password_file: give either password or password_file, not both");
-    auto secret = read_secret(file, "uplink.fleet.password_file");
-    if (!secret) return std::unexpected(secret.error());
-    out.password = *secret;
-  }
+  auto password = read_secret(fleet, "password", "uplink.fleet");
+  if (!password) return std::unexpected(password.error());
+  out.password = std::move(*password);
   if (!out.password.empty() && out.username.empty())
     return std::unexpected("uplink.fleet.username: required with a password");
   out.tls = fleet.at("tls").get<bool>();

@@ -2,9 +2,7 @@
 // Schema and parsing of [uplink.services].
 #include "config/services_uplink_config.hpp"
 
-#include <charconv>
-#include <fstream>
-#include <sstream>
+#include "config/uplink_fields.hpp"
 
 namespace mcpud::config {
 namespace {
@@ -12,34 +10,6 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kWhere = "uplink.services.";
-
-std::expected<std::string, std::string> read_token_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) return std::unexpected(std::string(kWhere) + "token_file: cannot read '" + path + "'");
-  std::stringstream text;
-  text << file.rdbuf();
-  std::string token = text.str();
-  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
-  if (token.empty()) return std::unexpected(std::string(kWhere) + "token_file: '" + path + "' is empty");
-  return token;
-}
-
-std::expected<void, std::string> split_server(ServicesUplinkConfig& out) {
-  const auto bad = [&] {
-    return std::unexpected(std::string(kWhere) + "server: expected host:port, got '" + out.server + "'");
-  };
-  const auto colon = out.server.rfind(':');
-  if (colon == std::string::npos || colon == 0) return bad();
-  out.host = out.server.substr(0, colon);
-  if (out.host.size() > 2 && out.host.front() == '[' && out.host.back() == ']')
-    out.host = out.host.substr(1, out.host.size() - 2);
-  const std::string_view port = std::string_view(out.server).substr(colon + 1);
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (ec != std::errc() || end != port.data() + port.size() || value == 0 || value > 65535) return bad();
-  out.port = static_cast<std::uint16_t>(value);
-  return {};
-}
 
 }  // namespace
 
@@ -74,20 +44,16 @@ std::expected<ServicesUplinkConfig, std::string> parse_services_uplink(const jso
   ServicesUplinkConfig out;
   out.server = t.at("server").get<std::string>();
   if (out.server.empty()) return out;  // off: the rest does not matter
-  if (auto split = split_server(out); !split) return std::unexpected(split.error());
+  auto address = parse_host_port(out.server, std::string(kWhere) + "server", "ai.example.com:8085");
+  if (!address) return std::unexpected(address.error());
+  out.host = std::move(address->host);
+  out.port = address->port;
   out.tls = t.at("tls").get<bool>();
   out.ca_file = t.at("ca_file").get<std::string>();
   out.server_name = t.at("server_name").get<std::string>();
-  const auto token_file = t.at("token_file").get<std::string>();
-  out.token = t.at("token").get<std::string>();
-  if (!token_file.empty() && !out.token.empty()) {
-    return std::unexpected(std::string(kWhere) + "token_file: give token or token_file, not both");
-  }
-  if (!token_file.empty()) {
-    auto token = read_token_file(token_file);
-    if (!token) return std::unexpected(token.error());
-    out.token = std::move(*token);
-  }
+  auto token = read_secret(t, "token", "uplink.services");
+  if (!token) return std::unexpected(token.error());
+  out.token = std::move(*token);
   if (out.token.empty()) {
     return std::unexpected(std::string(kWhere) + "token: missing; give token or token_file (AUTH needs one)");
   }

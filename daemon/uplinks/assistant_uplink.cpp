@@ -119,9 +119,8 @@ std::shared_ptr<MessageLink> AssistantUplink::make_link(std::string& problem) {
 std::shared_ptr<MessageLink> AssistantUplink::mqtt_link(std::string& problem) {
   if (!mqtt_) {
     MqttLinkOptions options;
-    const auto colon = config_.broker.rfind(':');
-    options.client.host = config_.broker.substr(0, colon);
-    options.client.port = static_cast<std::uint16_t>(std::stoul(config_.broker.substr(colon + 1)));
+    options.client.host = config_.broker_address.host;
+    options.client.port = config_.broker_address.port;
     options.client.client_id = client_id_;
     options.client.version = config_.mqtt_version == "5" ? mqtt::ProtocolVersion::v5 : mqtt::ProtocolVersion::v311;
     options.client.keepalive = std::chrono::seconds(config_.keepalive_s);

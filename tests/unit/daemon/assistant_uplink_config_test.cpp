@@ -40,9 +40,9 @@ TEST(AssistantUplinkConfig, ErrorsNameTheKey) {
   EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://u:p@host/\"\n"),
             "test.toml: uplink.assistant.url: credentials in the URL are not supported; use token or token_file");
   EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken = \"a\"\ntoken_file = \"/nonexistent\"\n"),
-            "test.toml: uplink.assistant: give token or token_file, not both");
+            "test.toml: uplink.assistant.token_file: give token or token_file, not both");
   EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken_file = \"/nonexistent/token\"\n"),
-            "test.toml: uplink.assistant.token_file: cannot read '/nonexistent/token'");
+            "test.toml: uplink.assistant.token_file: cannot read '/nonexistent/token': No such file or directory");
   EXPECT_EQ(error_of("[uplink.assistant]\ncapabilities_file = \"caps.json\"\n"),
             "test.toml: uplink.assistant.capabilities_file: expected an absolute path, got 'caps.json'");
   EXPECT_NE(error_of("[uplink.assistant]\ntransport = \"carrier-pigeon\"\n"), "");
@@ -79,7 +79,7 @@ TEST(AssistantUplinkConfig, TheMqttVariantNeedsABrokerAndATopic) {
   EXPECT_EQ(error_of("[uplink.assistant]\ntransport = \"mqtt\"\nbroker = \"10.0.0.2\"\npublish_topic = \"t\"\n"),
             "test.toml: uplink.assistant.broker: expected host:port, e.g. 192.168.1.10:1883, got '10.0.0.2'");
   EXPECT_EQ(error_of("[uplink.assistant]\npassword = \"a\"\npassword_file = \"/x\"\n"),
-            "test.toml: uplink.assistant: give password or password_file, not both");
+            "test.toml: uplink.assistant.password_file: give password or password_file, not both");
 }
 
 // The commented [uplink.assistant] example of the shipped config, uncommented up

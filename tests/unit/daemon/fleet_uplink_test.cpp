@@ -43,13 +43,13 @@ TEST(FleetConfig, ErrorsNameTheKey) {
     ASSERT_FALSE(config) << lines;
     EXPECT_NE(config.error().find(needle), std::string::npos) << config.error();
   };
-  expect_error("broker = \"nohost\"", "uplink.fleet.broker: expected host:port, got 'nohost'");
+  expect_error("broker = \"nohost\"", "uplink.fleet.broker: expected host:port, e.g. 192.168.1.10:1883, got 'nohost'");
   expect_error("broker = \"h:99999\"", "uplink.fleet.broker");
   expect_error("broker = \"h:1\"\ndevice = \"a/b\"", "uplink.fleet.device");
   expect_error("broker = \"h:1\"\ntopic_prefix = \"x/#\"", "uplink.fleet.topic_prefix");
   expect_error("broker = \"h:1\"\nmqtt_version = \"4\"", "uplink.fleet.mqtt_version");
   expect_error("broker = \"h:1\"\npassword_file = \"/nonexistent/secret\"\nusername = \"u\"",
-               "uplink.fleet.password_file: cannot read /nonexistent/secret");
+               "uplink.fleet.password_file: cannot read '/nonexistent/secret'");
   expect_error("broker = \"h:1\"\nca_file = \"/x\"", "uplink.fleet.tls");
   expect_error("broker = \"h:1\"\nkeepalive_s = 1", "uplink.fleet.keepalive_s");
 }

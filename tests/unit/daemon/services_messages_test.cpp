@@ -117,15 +117,15 @@ TEST(ServicesUplinkConfig, ErrorsNameTheKey) {
     auto e = config::parse(toml, "test.toml").error();
     return e.starts_with("test.toml: ") ? e.substr(11) : e;
   };
-  EXPECT_EQ(error("[uplink.services]\nserver = \"host\"\n"), "uplink.services.server: expected host:port, got 'host'");
+  EXPECT_EQ(error("[uplink.services]\nserver = \"host\"\n"), "uplink.services.server: expected host:port, e.g. ai.example.com:8085, got 'host'");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\n"),
             "uplink.services.token: missing; give token or token_file (AUTH needs one)");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:99999\"\n"),
-            "uplink.services.server: expected host:port, got 'h:99999'");
+            "uplink.services.server: expected host:port, e.g. ai.example.com:8085, got 'h:99999'");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken = \"a\"\ntoken_file = \"/x\"\n"),
             "uplink.services.token_file: give token or token_file, not both");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken_file = \"/nonexistent/token\"\n"),
-            "uplink.services.token_file: cannot read '/nonexistent/token'");
+            "uplink.services.token_file: cannot read '/nonexistent/token': No such file or directory");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken = \"a\"\ntask_id = \"00000000\"\n"),
             "uplink.services.task_id: 00000000 is kept for system messages");
   EXPECT_TRUE(error("[uplink.services]\nserver = \"h:1\"\nping_interval_s = 400\n")
