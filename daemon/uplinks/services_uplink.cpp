@@ -19,6 +19,8 @@ constexpr milliseconds kConnectTimeout{10000};
 // A session this long (or one in which the server spoke) counts as a success.
 constexpr auto kGoodSession = std::chrono::seconds(10);
 constexpr std::size_t kMaxOpenTurns = 16;
+// A server that takes not one byte for this long while half of queue_bytes wait has stopped reading.
+constexpr auto kWriteStall = std::chrono::seconds(15);
 constexpr std::string_view kPing = "##PING";
 constexpr std::string_view kPong = "##INFO:PONG";
 constexpr std::string_view kDisconnect = "##DISCONNECT";
@@ -39,6 +41,7 @@ ServicesUplink::ServicesUplink(Context context, config::ServicesUplinkConfig con
       connect_timer_(ctx_.io),
       ping_timer_(ctx_.io),
       register_timer_(ctx_.io),
+      stall_timer_(ctx_.io),
       turns_(ctx_.io) {}
 
 ServicesUplink::~ServicesUplink() { stop(); }
@@ -58,7 +61,7 @@ void ServicesUplink::stop() {
   tools_changed_.reset();
   if (stream_) stream_->close();
   stream_.reset();
-  for (auto* timer : {&retry_timer_, &connect_timer_, &ping_timer_, &register_timer_}) timer->cancel();
+  for (auto* timer : {&retry_timer_, &connect_timer_, &ping_timer_, &register_timer_, &stall_timer_}) timer->cancel();
   turns_.fail_all(Error::domain(DomainError::UplinkNotConnected, "the services uplink stopped"));
 }
 
@@ -66,8 +69,12 @@ void ServicesUplink::connect() {
   state_ = State::Connecting;
   const auto generation = ++generation_;
   decoder_ = StartFrameDecoder(config_.max_frame_bytes);
-  queue_.clear();
-  queued_bytes_ = 0;
+  outgoing_.clear();
+  bytes_written_ = 0;
+  read_paused_ = false;
+  stall_armed_ = false;
+  in_flight_ = 0;
+  waiting_calls_.clear();
   std::shared_ptr<boost::asio::ssl::context> tls;
   const std::string name = config_.server_name.empty() ? config_.host : config_.server_name;
   if (config_.tls) {
@@ -117,8 +124,44 @@ void ServicesUplink::read(std::uint64_t generation) {
     if (!self || self->generation_ != generation) return;
     if (ec) return self->lost(describe(ec));
     self->on_bytes(std::string_view(self->read_buffer_.data(), n));
-    if (self->generation_ == generation) self->read(generation);
+    if (self->generation_ != generation) return;
+    if (!self->reading_should_pause()) return self->read(generation);
+    self->read_paused_ = true;  // the calls wait in the socket until results drain
   });
+}
+
+// Back-pressure: no new calls are read while half of queue_bytes wait to be
+// sent or max_calls_in_flight calls run; reading resumes below a quarter.
+bool ServicesUplink::reading_should_pause() const {
+  return outgoing_.size() >= config_.queue_bytes / 2 || in_flight_ >= config_.max_calls_in_flight ||
+         !waiting_calls_.empty();
+}
+
+void ServicesUplink::resume_reading() {
+  if (!read_paused_ || state_ != State::Connected) return;
+  if (outgoing_.size() > config_.queue_bytes / 4 || in_flight_ >= config_.max_calls_in_flight ||
+      !waiting_calls_.empty()) {
+    return;
+  }
+  read_paused_ = false;
+  read(generation_);
+}
+
+void ServicesUplink::arm_stall_timer() {
+  if (stall_armed_ || outgoing_.size() < config_.queue_bytes / 2) return;
+  stall_armed_ = true;
+  stall_timer_.expires_after(kWriteStall);
+  stall_timer_.async_wait(
+      [weak = weak_from_this(), generation = generation_, before = bytes_written_](boost::system::error_code ec) {
+        auto self = weak.lock();
+        if (ec || !self || self->generation_ != generation) return;
+        self->stall_armed_ = false;
+        if (self->bytes_written_ == before && self->outgoing_.size() >= self->config_.queue_bytes / 2) {
+          return self->lost("the server reads too slowly (" + std::to_string(self->outgoing_.size()) +
+                            " bytes waiting to be sent, none taken for " + std::to_string(kWriteStall.count()) + " s)");
+        }
+        self->arm_stall_timer();
+      });
 }
 
 void ServicesUplink::on_bytes(std::string_view bytes) {
@@ -183,19 +226,36 @@ void ServicesUplink::serve_call(const json& call_id, std::string method, json pa
                 failure_message(call_id, "service '" + method + "' is not offered on this link (user-only tool)"));
     return;
   }
-  if (in_flight_ >= config_.max_calls_in_flight) {
-    send_result(generation_, failure_message(call_id, "busy: " + std::to_string(in_flight_) +
-                                                          " calls already in flight; try again"));
-    return;
+  waiting_calls_.push_back({call_id, std::move(method), std::move(params)});
+  start_waiting_calls();
+}
+
+// Starts waiting calls in the order they came, up to max_calls_in_flight.
+// A call that completes at once starts the next from this loop, not recursively.
+void ServicesUplink::start_waiting_calls() {
+  if (starting_calls_) return;
+  starting_calls_ = true;
+  const auto generation = generation_;
+  while (generation_ == generation && !waiting_calls_.empty() && in_flight_ < config_.max_calls_in_flight) {
+    auto call = std::move(waiting_calls_.front());
+    waiting_calls_.pop_front();
+    start_call(std::move(call));
   }
+  starting_calls_ = false;
+}
+
+void ServicesUplink::start_call(WaitingCall call) {
   ++in_flight_;
   ctx_.registry.call(
-      method, std::move(params),
-      [weak = weak_from_this(), generation = generation_, call_id](ToolResult result) {
+      call.method, std::move(call.params),
+      [weak = weak_from_this(), generation = generation_, call_id = std::move(call.call_id)](ToolResult result) {
         auto self = weak.lock();
         if (!self || self->generation_ != generation) return;  // the connection it came on is gone
         --self->in_flight_;
         self->send_result(generation, result_message(call_id, result));
+        if (self->generation_ != generation) return;
+        self->start_waiting_calls();
+        self->resume_reading();
       },
       "params");
 }
@@ -242,30 +302,37 @@ bool ServicesUplink::send(FrameType type, std::string_view task_id, unsigned seq
     log::warn(kCategory, "cannot send a ", frame_type_name(type), " frame: ", frame.error());
     return false;
   }
-  // One frame always fits (a register of many tools may be large); more wait only up to the bound.
-  if (queued_bytes_ > 0 && queued_bytes_ + frame->size() > config_.queue_bytes) {
-    lost("the server reads too slowly (" + std::to_string(queued_bytes_) + " bytes waiting to be sent)");
+  // One frame always fits (a register of many tools may be large); more wait only up to
+  // the bound. Reading pauses at half of it, so only the results of calls already
+  // read (or a server that stopped reading) can pass it.
+  const auto waiting = outgoing_.size();
+  if (waiting > 0 && waiting + frame->size() > config_.queue_bytes) {
+    lost("the server reads too slowly (" + std::to_string(waiting) + " bytes waiting to be sent)");
     return false;
   }
-  queued_bytes_ += frame->size();
-  queue_.push_back(std::move(*frame));
+  outgoing_.append(*frame);
   pump();
+  arm_stall_timer();  // from half of queue_bytes on, a write must make progress
   return true;
 }
 
+// One write takes everything queued (as much as the socket accepts at once).
 void ServicesUplink::pump() {
-  if (writing_ || queue_.empty() || state_ != State::Connected) return;
+  if (writing_ || outgoing_.empty() || state_ != State::Connected) return;
   writing_ = true;
-  stream_->write(boost::asio::buffer(queue_.front()), [weak = weak_from_this(), generation = generation_,
-                                                       stream = stream_](boost::system::error_code ec, std::size_t) {
-    auto self = weak.lock();
-    if (!self || self->generation_ != generation) return;
-    self->writing_ = false;
-    self->queued_bytes_ -= self->queue_.front().size();
-    self->queue_.pop_front();
-    if (ec) return self->lost(describe(ec));
-    self->pump();
-  });
+  const auto bytes = outgoing_.next();
+  stream_->write_some(boost::asio::buffer(bytes.data(), bytes.size()),
+                      [weak = weak_from_this(), generation = generation_, stream = stream_](
+                          boost::system::error_code ec, std::size_t n) {
+                        auto self = weak.lock();
+                        if (!self || self->generation_ != generation) return;
+                        self->writing_ = false;
+                        if (ec) return self->lost(describe(ec));
+                        self->outgoing_.consumed(n);
+                        self->bytes_written_ += n;
+                        self->pump();
+                        self->resume_reading();
+                      });
 }
 
 void ServicesUplink::ask(const std::string& text, TextTurns::Reply reply) {
@@ -299,11 +366,13 @@ void ServicesUplink::lost(const std::string& why) {
   ++generation_;
   const bool was_connected = state_ == State::Connected;
   if (stream_) stream_->close();
-  for (auto* timer : {&connect_timer_, &ping_timer_, &register_timer_}) timer->cancel();
-  queue_.clear();
-  queued_bytes_ = 0;
+  for (auto* timer : {&connect_timer_, &ping_timer_, &register_timer_, &stall_timer_}) timer->cancel();
+  outgoing_.clear();
   writing_ = false;
+  read_paused_ = false;
+  stall_armed_ = false;
   in_flight_ = 0;
+  waiting_calls_.clear();
   turns_.fail_all(
       Error::domain(DomainError::UplinkNotConnected, "the connection to " + config_.server + " was lost: " + why));
   if (was_connected && (heard_ || std::chrono::steady_clock::now() - connected_at_ >= kGoodSession)) {

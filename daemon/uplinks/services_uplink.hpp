@@ -23,6 +23,7 @@
 #include "mcpud/core/backoff.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "uplinks/outgoing_bytes.hpp"
 #include "uplinks/start_frame.hpp"
 #include "uplinks/text_turns.hpp"
 #include "uplinks/uplink_stream.hpp"
@@ -65,7 +66,17 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   void on_frame(const StartFrame& frame);
   void on_status(const StartFrame& frame);
   void on_mcp(const StartFrame& frame);
+  struct WaitingCall {
+    nlohmann::json call_id;
+    std::string method;
+    nlohmann::json params;
+  };
   void serve_call(const nlohmann::json& call_id, std::string method, nlohmann::json params);
+  void start_call(WaitingCall call);
+  void start_waiting_calls();
+  bool reading_should_pause() const;
+  void resume_reading();
+  void arm_stall_timer();
   void send_result(std::uint64_t generation, const nlohmann::json& message);
   void send_register();
   void schedule_register();
@@ -83,10 +94,16 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   std::shared_ptr<UplinkStream> stream_;  // shared with its pending operations
   StartFrameDecoder decoder_;
   std::array<char, 16 * 1024> read_buffer_{};
-  std::deque<std::string> queue_;
-  std::size_t queued_bytes_ = 0;
+  OutgoingBytes outgoing_;
   bool writing_ = false;
+  bool read_paused_ = false;  // back-pressure: no read pending until results drain
   std::uint32_t in_flight_ = 0;
+  // Calls read while max_calls_in_flight run; reading pauses at the limit, so
+  // at most one read's worth of frames wait here.
+  std::deque<WaitingCall> waiting_calls_;
+  bool starting_calls_ = false;
+  std::uint64_t bytes_written_ = 0;  // on this connection; the stall timer watches it
+  bool stall_armed_ = false;
   std::chrono::steady_clock::time_point connected_at_;
   bool heard_ = false;    // the server sent a frame on this connection
   bool failing_ = false;  // the last attempt failed: repeats are logged at debug
@@ -97,6 +114,7 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   boost::asio::steady_timer connect_timer_;
   boost::asio::steady_timer ping_timer_;
   boost::asio::steady_timer register_timer_;
+  boost::asio::steady_timer stall_timer_;  // a write that takes no byte for this long
   TextTurns turns_;
   EventHub::Subscription tools_changed_;
 };

@@ -10,7 +10,6 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
-#include <boost/asio/write.hpp>
 
 namespace mcpud::uplinks {
 
@@ -94,11 +93,11 @@ void UplinkStream::read_some(asio::mutable_buffer buffer, Transferred done) {
   }
 }
 
-void UplinkStream::write(asio::const_buffer buffer, Transferred done) {
+void UplinkStream::write_some(asio::const_buffer buffer, Transferred done) {
   if (tls_) {
-    asio::async_write(*tls_, buffer, std::move(done));
+    tls_->async_write_some(buffer, std::move(done));
   } else {
-    asio::async_write(plain_, buffer, std::move(done));
+    plain_.async_write_some(buffer, std::move(done));
   }
 }
 

@@ -37,8 +37,8 @@ class UplinkStream {
   // Resolves, connects and (with TLS) handshakes; `done` runs once.
   void connect(const std::string& host, std::uint16_t port, Done done);
   void read_some(boost::asio::mutable_buffer buffer, Transferred done);
-  // Writes all of `buffer`.
-  void write(boost::asio::const_buffer buffer, Transferred done);
+  // Writes what the connection takes now (at least one byte) in one system call.
+  void write_some(boost::asio::const_buffer buffer, Transferred done);
   // Cancels everything pending; completions see operation_aborted.
   void close();
 

@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -242,15 +243,17 @@ TEST_F(ServicesUplink, SlowCallsRunConcurrentlyWithinTheBound) {
   ASSERT_TRUE(peer_.send_call({{"call_id", "slow2"},
                                {"method", "serial_read"},
                                {"params", {{"session_id", session_b}, {"timeout_ms", 30000}}}}));
-  const auto busy = peer_.call("fast2", "gpio_read", {{"pin", 2}});
-  EXPECT_EQ(busy["success"], false);
-  EXPECT_EQ(busy["error"], "busy: 2 calls already in flight; try again");
-
+  // Over the bound a call is not refused: it waits for a free slot, after slow1.
+  ASSERT_TRUE(peer_.send_call({{"call_id", "fast2"}, {"method", "gpio_read"}, {"params", {{"pin", 2}}}}));
   ASSERT_TRUE(port_a.write("a1"));
   next = peer_.wait_for_mcp("result");
   ASSERT_TRUE(next);
   EXPECT_EQ(next->json()["data"]["call_id"], "slow1");
   EXPECT_EQ(next->json()["data"]["result"]["data"]["data"], "a1");
+  next = peer_.wait_for_mcp("result");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->json()["data"]["call_id"], "fast2");
+  EXPECT_EQ(next->json()["data"]["result"]["success"], true) << next->content;
   ASSERT_TRUE(port_b.write("b2"));
   next = peer_.wait_for_mcp("result");
   ASSERT_TRUE(next);
@@ -270,11 +273,49 @@ TEST_F(ServicesUplink, AServerThatStopsReadingIsDroppedAndRedialed) {
         json{{"type", "call"}, {"data", {{"call_id", i}, {"method", "gpio_read"}, {"params", {{"pin", 2}}}}}}.dump() +
         "##END";
   }
-  peer_.send_raw(calls);  // may fail part way: the daemon hangs up
-  EXPECT_TRUE(daemon_.wait_for_log("the server reads too slowly", 30s)) << daemon_.log();
+  peer_.send_raw(calls);  // blocks while the daemon pauses reading; fails once it hangs up
+  EXPECT_TRUE(daemon_.wait_for_log("the server reads too slowly", 60s)) << daemon_.log();
   ASSERT_TRUE(peer_.accept(15s)) << daemon_.log();
   expect_auth();
   EXPECT_TRUE(peer_.wait_for_mcp("register"));
+}
+
+// A burst whose results are many times queue_bytes, from a server that reads
+// every result (slowly: a tiny receive buffer) while it sends: the daemon
+// pauses reading instead of hanging up, and every call gets its result.
+TEST_F(ServicesUplink, ABurstFarBeyondTheQueueBoundIsServedInFull) {
+  peer_.shrink_receive_buffer();
+  start("queue_bytes = 65536\nmax_calls_in_flight = 1\n");
+  constexpr std::size_t kCalls = 30'000;  // about 4 MB of results
+  std::string calls;
+  for (std::size_t i = 0; i < kCalls; ++i) {
+    calls += "##START\x06mcp000010000" +
+             json{{"type", "call"},
+                  {"data", {{"call_id", "b" + std::to_string(i)}, {"method", "gpio_read"}, {"params", {{"pin", 2}}}}}}
+                 .dump() +
+             "##END";
+  }
+  bool sent = false;
+  std::thread sender([&] { sent = peer_.send_raw(calls); });
+  std::set<std::string> answered;
+  std::size_t results = 0, failures = 0;
+  std::string first_failure;
+  while (results < kCalls) {
+    const auto result = peer_.wait_for_mcp("result", 30s);
+    if (!result) break;
+    ++results;
+    const auto data = result->json()["data"];
+    if (data["result"]["success"] != true && failures++ == 0) first_failure = result->content;
+    answered.insert(data["call_id"].get<std::string>());
+  }
+  sender.join();
+  EXPECT_TRUE(sent);
+  EXPECT_EQ(results, kCalls) << daemon_.log();
+  EXPECT_EQ(answered.size(), kCalls);  // each call once
+  EXPECT_TRUE(answered.contains("b0") && answered.contains("b" + std::to_string(kCalls - 1)));
+  EXPECT_EQ(failures, 0u) << first_failure;
+  EXPECT_EQ(daemon_.log().find("reads too slowly"), std::string::npos) << daemon_.log();
+  EXPECT_EQ(peer_.call("after", "gpio_read", {{"pin", 2}})["success"], true);  // the same connection
 }
 
 TEST_F(ServicesUplink, AnswersPingsAndPingsOnItsOwn) {
