@@ -23,12 +23,7 @@ void McpFrontDoors::install() {
       [&config] { return config.device; },
       ctx_.version,
       [&config] { return config.mcp.mcp.page_bytes; },
-      [&config](const Tool& tool) {
-        if (tool.annotations.user_only) return true;
-        const auto& patterns = config.mcp.mcp.user_only_tools;
-        return std::any_of(patterns.begin(), patterns.end(),
-                           [&](const auto& p) { return config::wildcard_match(p, tool.name); });
-      },
+      [&config](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); },
       [pins = ctx_.pins] { return tools::list_pin_resources(pins()); },
       [pins = ctx_.pins](std::string_view uri) { return tools::read_pin_resource(pins(), uri); }};
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));

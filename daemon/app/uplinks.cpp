@@ -2,7 +2,6 @@
 // Starts and stops the configured uplinks.
 #include "app/uplinks.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "config/mcp_config.hpp"
@@ -42,12 +41,7 @@ void Uplinks::reconcile_services() {
   if (!wanted.enabled()) return;
   // Hidden from the AI service like from MCP clients that do not ask for user tools.
   const auto& config = ctx_.config;
-  auto user_only = [&config](const Tool& tool) {
-    if (tool.annotations.user_only) return true;
-    const auto& patterns = config.mcp.mcp.user_only_tools;
-    return std::any_of(patterns.begin(), patterns.end(),
-                       [&](const auto& p) { return config::wildcard_match(p, tool.name); });
-  };
+  auto user_only = [&config](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); };
   services_ = std::make_shared<uplinks::ServicesUplink>(
       uplinks::ServicesUplink::Context{ctx_.io, ctx_.registry, ctx_.events, std::move(user_only)}, wanted);
   services_->start();

@@ -2,6 +2,8 @@
 // Schema and parsing of [mcp], [unix_socket] and [http].
 #include "config/mcp_config.hpp"
 
+#include <algorithm>
+
 namespace mcpud::config {
 
 using nlohmann::json;
@@ -69,6 +71,12 @@ bool wildcard_match(std::string_view pattern, std::string_view name) {
     return false;
   }
   return !name.empty() && pattern.front() == name.front() && wildcard_match(pattern.substr(1), name.substr(1));
+}
+
+bool is_user_only(const Tool& tool, const McpConfig& mcp) {
+  if (tool.annotations.user_only) return true;
+  return std::any_of(mcp.user_only_tools.begin(), mcp.user_only_tools.end(),
+                     [&](const auto& pattern) { return wildcard_match(pattern, tool.name); });
 }
 
 }  // namespace mcpud::config

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcpud/core/tool.hpp"
+
 namespace mcpud::config {
 
 inline constexpr const char* kDefaultUnixSocket = "/run/mcpud/mcpud.sock";
@@ -48,5 +50,9 @@ std::expected<McpFrontDoors, std::string> parse_mcp_sections(const nlohmann::jso
 
 // Whether `name` matches `pattern`, where * matches any run of characters.
 bool wildcard_match(std::string_view pattern, std::string_view name);
+
+// Whether `tool` is for users only: marked so by its back room, or named by
+// `[mcp] user_only_tools`. Such tools are hidden from AI clients that do not ask.
+bool is_user_only(const Tool& tool, const McpConfig& mcp);
 
 }  // namespace mcpud::config
