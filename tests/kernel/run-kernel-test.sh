@@ -10,7 +10,7 @@ set -euo pipefail
 
 work=${1:?} fragment=${2:?} mcpud=${3:?} client=${4:?} guest_init=${5:?}
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in qemu-system-x86_64 cpio gzip ldd; do
+for tool in qemu-system-x86_64 cpio gzip ldd strip; do
   command -v "$tool" >/dev/null || { echo "kernel-test: $tool missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 busybox=/bin/busybox
@@ -25,8 +25,10 @@ mkdir -p "$root/bin" "$root/usr/bin" "$root/usr/sbin"
 cp "$busybox" "$root/bin/busybox"
 cp "$guest_init" "$root/init"
 chmod +x "$root/init"
-cp "$mcpud" "$root/usr/sbin/mcpud"
-cp "$client" "$root/usr/bin/kernel-client"
+# Without debug info: a RelWithDebInfo mcpud is about 200 MB, and the initramfs
+# is unpacked into the guest's RAM.
+strip --strip-debug -o "$root/usr/sbin/mcpud" "$mcpud"
+strip --strip-debug -o "$root/usr/bin/kernel-client" "$client"
 # Every shared library the two programs need, and the dynamic loader, at their paths.
 for lib in $( (ldd "$mcpud"; ldd "$client") | grep -o '/[^ ]*' | sort -u); do
   mkdir -p "$root$(dirname "$lib")"
