@@ -173,7 +173,8 @@ TEST_F(DbusControl, ClientsAndClientCountSeeTcpClients) {
 }
 
 TEST_F(DbusControl, ClientsShowAConnectedFleetUplink) {
-  if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+  ASSERT_TRUE(mosquitto_installed())
+      << "/usr/sbin/mosquitto is missing: scripts/install-deps.sh installs it (scripts/deps/mqtt.list)";
   MosquittoBroker broker;
   ASSERT_TRUE(broker.start());
   start_daemon(sim_config_toml({.extra_pins = "[uplink.fleet]\nbroker = \"" + broker.address() + "\"\n"}));

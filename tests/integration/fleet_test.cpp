@@ -25,7 +25,8 @@ using nlohmann::json;
 class Fleet : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+    ASSERT_TRUE(mosquitto_installed())
+        << "/usr/sbin/mosquitto is missing: scripts/install-deps.sh installs it (scripts/deps/mqtt.list)";
     ASSERT_TRUE(broker_.start());
   }
 

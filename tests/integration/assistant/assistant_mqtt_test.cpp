@@ -16,7 +16,8 @@ constexpr const char* kReplyTopic = "devices/p2p/aa_bb_cc_00_00_01";  // the def
 class AssistantMqttTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+    ASSERT_TRUE(mosquitto_installed())
+        << "/usr/sbin/mosquitto is missing: scripts/install-deps.sh installs it (scripts/deps/mqtt.list)";
     ASSERT_TRUE(broker_.start());
     backend_.emplace(broker_.port(), kDeviceTopic, kReplyTopic);
     ASSERT_TRUE(backend_->wait_subscribed());
@@ -104,7 +105,8 @@ TEST_F(AssistantMqttTest, ComesBackAfterABrokerRestartAndSaysGoodbyeAtShutdown) 
 }
 
 TEST(AssistantMqttSecure, LogsInOverTlsWithAPasswordFromAFile) {
-  if (!mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+  ASSERT_TRUE(mosquitto_installed())
+      << "/usr/sbin/mosquitto is missing: scripts/install-deps.sh installs it (scripts/deps/mqtt.list)";
   MosquittoBroker broker({"board", "broker-secret", true});
   ASSERT_TRUE(broker.start());
   MqttBackend backend(broker.port(), kDeviceTopic, kReplyTopic, {broker.ca_file(), "board", "broker-secret"});

@@ -40,7 +40,8 @@ struct Peer {
 class MqttClient : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!mcpud::it::mosquitto_installed()) GTEST_SKIP() << "/usr/sbin/mosquitto is not installed";
+    ASSERT_TRUE(mcpud::it::mosquitto_installed())
+        << "/usr/sbin/mosquitto is missing: scripts/install-deps.sh installs it (scripts/deps/mqtt.list)";
   }
 
   Options options_for(const MosquittoBroker& broker, const std::string& id) {
