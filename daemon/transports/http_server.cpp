@@ -178,12 +178,48 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return send(text_response(http::status::accepted, ""));
     }
     const bool sse = wants_sse();
-    state_->engine.handle_line(request_.body(), *session, [weak = weak_from_this(), sse](std::string reply) {
-      auto self = weak.lock();
-      if (!self || self->closed_) return;
+    awaiting_reply_ = true;
+    // The callback owns the connection: a tool that answers later (a serial read
+    // that waits, a bridged call) must still find it to write the response.
+    state_->engine.handle_line(request_.body(), *session, [self = shared_from_this(), sse](std::string reply) {
+      if (self->closed_) return;
+      self->awaiting_reply_ = false;
+      self->stop_watching_peer();
       if (sse) return self->send_sse_reply(reply);
       self->send_json(http::status::ok, std::move(reply));
     });
+    if (awaiting_reply_) watch_peer_while_waiting();
+  }
+
+  // While a call is pending, notices a client that goes away so the connection
+  // closes at once; the call's late reply then finds it closed and is dropped.
+  // Peeks without consuming, so a pipelined next request stays for read_request.
+  void watch_peer_while_waiting() {
+    watching_peer_ = true;
+    const auto generation = ++watch_generation_;
+    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(),
+                                                         generation](boost::system::error_code ec) {
+      if (generation != self->watch_generation_ || !self->watching_peer_ || self->closed_) return;
+      self->watching_peer_ = false;
+      if (ec) return self->close();
+      char probe;
+      boost::system::error_code peek_error;
+      const auto n = self->stream_.socket().receive(boost::asio::buffer(&probe, 1),
+                                                    tcp::socket::message_peek, peek_error);
+      if (peek_error == boost::asio::error::would_block) return self->watch_peer_while_waiting();
+      if (peek_error || n == 0) {
+        log::debug("http", self->peer_, ": client left while its call was pending");
+        return self->close();
+      }
+      // Bytes of a pipelined request: they wait in the socket for read_request.
+    });
+  }
+
+  void stop_watching_peer() {
+    if (!watching_peer_) return;
+    watching_peer_ = false;
+    boost::system::error_code ignored;
+    stream_.socket().cancel(ignored);
   }
 
   // The session a POST belongs to; a new one for initialize. Replies with the error itself when there is none.
@@ -347,6 +383,9 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   std::string pending_;
   std::string writing_;
   bool write_active_ = false;
+  bool awaiting_reply_ = false;  // a POST's call has not answered yet
+  bool watching_peer_ = false;   // watch_peer_while_waiting has a wait pending
+  unsigned watch_generation_ = 0;  // tells a cancelled wait from the current one
   bool closed_ = false;
 };
 

@@ -34,7 +34,8 @@ sampling = { interval_ms = 1000, buffer_size = 4 }
 `;
 
 // The configuration text; `pageBytes` small enough to force tools/list paging.
-export function configText({ sampled = false, broken = false, http = "", token = "", pageBytes = 700 } = {}) {
+// `extra`: TOML appended as is (e.g. [serial] or [[bridges]] tables of a test).
+export function configText({ sampled = false, broken = false, http = "", token = "", pageBytes = 700, extra = "" } = {}) {
   return `device = "mcp-test"
 listen = ["127.0.0.1:0"]
 log_level = "debug"
@@ -44,7 +45,7 @@ user_only_tools = ["get_info"]
 [http]
 listen = "${http}"
 token = "${token}"
-${BASE_PINS}${sampled ? SAMPLED_PIN : ""}${broken ? "\n[[pins]]\nname = 7\n" : ""}`;
+${BASE_PINS}${sampled ? SAMPLED_PIN : ""}${broken ? "\n[[pins]]\nname = 7\n" : ""}${extra}`;
 }
 
 // Resolves when `condition()` is true; rejects with `what` after `ms`.
@@ -68,6 +69,7 @@ export class Daemon {
 
   // Spawns mcpud and waits until its unix socket (and HTTP port, if asked) is up.
   async start() {
+    writeFileSync(this.configPath, configText({ ...this.options, extra: this.extra ?? "" }));
     this.process = spawn(MCPUD, ["--config", this.configPath, "--unix", this.socketPath], { stdio: ["ignore", "ignore", "pipe"] });
     this.process.stderr.on("data", (chunk) => (this.stderr += chunk));
     await waitFor(() => existsSync(this.socketPath) || this.process.exitCode !== null, "the unix socket");
@@ -80,7 +82,7 @@ export class Daemon {
 
   // Rewrites the configuration and sends SIGHUP.
   reload(options) {
-    writeFileSync(this.configPath, configText({ ...this.options, ...options }));
+    writeFileSync(this.configPath, configText({ ...this.options, extra: this.extra ?? "", ...options }));
     this.process.kill("SIGHUP");
   }
 

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Tools that answer later over Streamable HTTP: a serial read that waits, serial
+// send and exec, a bridged MCU tool, a bridged call that times out; with the SDK
+// client (JSON replies) and with an SSE-only Accept header; and a client that
+// leaves while its call is pending.
+import assert from "node:assert/strict";
+import { describe, it, before, after } from "node:test";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { openSync, writeSync, closeSync, existsSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Daemon, waitFor } from "./daemon.mjs";
+
+// A scripted MCP/U device on TCP: `slow_echo` answers after 300 ms, `never` never does.
+function startDevice() {
+  const tool = (name) => ({
+    name,
+    description: `${name} of the test device`,
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+  });
+  const server = createServer((socket) => {
+    let buffered = "";
+    socket.on("error", () => {});
+    socket.on("data", (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        const request = JSON.parse(line);
+        const answer = (result) => socket.write(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\n");
+        if (request.method === "get_info") answer({ device: "async-dev", version: "1.0.0", platform: "test" });
+        else if (request.method === "list_tools") answer({ tools: [tool("slow_echo"), tool("never")], pins: [] });
+        else if (request.method === "slow_echo") setTimeout(() => answer({ echo: request.params.text }), 300);
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+// A pty pair from socat: mcpud opens `ttyDut`, the test plays the device on `ttyPeer`.
+async function startPty(dir) {
+  const dut = join(dir, "ttyDut");
+  const peer = join(dir, "ttyPeer");
+  const socat = spawn("socat", [`pty,raw,echo=0,link=${dut}`, `pty,raw,echo=0,link=${peer}`], { stdio: "ignore" });
+  await waitFor(() => existsSync(dut) && existsSync(peer), "socat's ptys");
+  return { socat, dut, peer };
+}
+
+// Every page of tools/list.
+async function allTools(client) {
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function extraConfig(dir, devicePort) {
+  return `
+[serial]
+ports = ["${dir}/tty*"]
+
+[[bridges]]
+id = "dev"
+tcp = "127.0.0.1:${devicePort}"
+timeout_ms = 1000
+`;
+}
+
+describe("asynchronous tools over Streamable HTTP", () => {
+  let device, pty, daemon, client, url;
+  let sessionId;
+  before(async () => {
+    device = await startDevice();
+    daemon = new Daemon({ http: "127.0.0.1:0" });
+    pty = await startPty(daemon.dir);
+    daemon.extra = extraConfig(daemon.dir, device.address().port);
+    await daemon.start();
+    url = new URL(`http://${daemon.httpAddress}/mcp`);
+    client = new Client({ name: "async-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    await waitFor(async () => (await allTools(client)).some((t) => t.name === "dev__slow_echo"), "the bridged tools");
+    const opened = await client.callTool({ name: "serial_connect", arguments: { port: pty.dut } });
+    assert.equal(opened.isError, false, JSON.stringify(opened));
+    sessionId = opened.structuredContent.session_id;
+  });
+  after(async () => {
+    await client?.close();
+    pty?.socat.kill();
+    device?.close();
+    await daemon?.stop();
+  });
+
+  const call = (name, args) => client.callTool({ name, arguments: args });
+  const text = (result) => result.content.map((c) => c.text).join("");
+
+  it("answers a serial_read that waits for data", async () => {
+    const pending = call("serial_read", { session_id: sessionId, timeout_ms: 5000 });
+    setTimeout(() => {
+      const fd = openSync(pty.peer, "w");
+      writeSync(fd, "late bytes");
+      closeSync(fd);
+    }, 300);
+    const result = await pending;
+    assert.equal(result.isError, false, text(result));
+    assert.equal(result.structuredContent.data, "late bytes");
+  });
+
+  it("answers a serial_read_line that times out", async () => {
+    const result = await call("serial_read_line", { session_id: sessionId, timeout_ms: 200 });
+    assert.equal(result.isError, false, text(result));
+    assert.equal(result.structuredContent.line_complete, false);
+  });
+
+  it("answers serial_send and serial_exec", async () => {
+    const sent = await call("serial_send", { session_id: sessionId, data: "hello" });
+    assert.equal(sent.structuredContent.bytes_written, 6);
+    const fd = openSync(pty.peer, "r+");
+    const buffer = Buffer.alloc(64);
+    await waitFor(() => readSync(fd, buffer, 0, 64, null) > 0, "the sent bytes");
+    const exec = call("serial_exec", { session_id: sessionId, command: "status", expect: "OK", timeout_ms: 5000 });
+    setTimeout(() => writeSync(fd, "all OK\n"), 300);
+    const result = await exec;
+    closeSync(fd);
+    assert.equal(result.isError, false, text(result));
+    assert.match(result.structuredContent.data, /OK/);
+  });
+
+  it("answers a bridged tool, and a bridged call that times out", async () => {
+    const echoed = await call("dev__slow_echo", { text: "hi" });
+    assert.equal(echoed.isError, false, text(echoed));
+    assert.deepEqual(echoed.structuredContent, { echo: "hi" });
+    const timedOut = await call("dev__never", {});
+    assert.equal(timedOut.isError, true);
+    assert.match(text(timedOut), /TIMEOUT/);
+  });
+
+  it("answers as an SSE stream when the client accepts only text/event-stream", async () => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream", "Mcp-Session-Id": client.transport.sessionId },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "dev__slow_echo", arguments: { text: "sse" } } }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    const body = await res.text();
+    const reply = JSON.parse(body.match(/^data: (.*)$/m)[1]);
+    assert.equal(reply.id, 41);
+    assert.deepEqual(reply.result.structuredContent, { echo: "sse" });
+  });
+
+  it("survives a client that leaves while its call is pending", async () => {
+    for (let i = 0; i < 20; i++) {
+      const abort = new AbortController();
+      const request = fetch(url, {
+        method: "POST",
+        signal: abort.signal,
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": client.transport.sessionId },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "serial_read", arguments: { session_id: sessionId, timeout_ms: 400 } } }),
+      }).catch(() => null);
+      setTimeout(() => abort.abort(), 50);
+      await request;
+    }
+    // The abandoned reads time out inside mcpud; it keeps serving everyone.
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(daemon.process.exitCode, null, daemon.stderr);
+    const echoed = await call("dev__slow_echo", { text: "still here" });
+    assert.deepEqual(echoed.structuredContent, { echo: "still here" });
+    await waitFor(() => /client left while its call was pending/.test(daemon.stderr), "the departure to be noticed");
+  });
+});
