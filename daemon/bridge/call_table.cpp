@@ -24,11 +24,11 @@ std::optional<CallTable::Call> CallTable::take(std::int64_t id) {
   return call;
 }
 
-std::optional<std::string> CallTable::resend_after_id_zero_error(std::optional<Call>& sole_resent) {
+std::optional<std::string> CallTable::resend_after_id_zero_error(std::string_view device_message) {
   if (calls_.size() != 1) return std::nullopt;
   auto& call = calls_.begin()->second;
   if (call.resent) {
-    sole_resent = take(call.id);
+    call.unread_error = device_message;
     return std::nullopt;
   }
   call.resent = true;

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mcpud/core/tool.hpp"
@@ -27,6 +28,7 @@ class CallTable {
     ToolReply reply;
     Clock::time_point deadline;
     bool resent = false;
+    std::string unread_error;  // the device's id-0 error that came after the resend, if any
   };
 
   // AVR firmware reads ids into a 16-bit int: keep them in 1..kMaxId.
@@ -43,11 +45,13 @@ class CallTable {
   // The call a reply with `id` answers; nullopt for an id we are not waiting on.
   std::optional<Call> take(std::int64_t id);
 
-  // An id-0 parse error arrived. With exactly one call in flight that was not
-  // yet resent, returns it (marked resent) so the caller writes it again;
-  // otherwise nullopt. `sole_resent` receives the single in-flight call if it
-  // was already resent once (the caller fails it with the device's error).
-  std::optional<std::string> resend_after_id_zero_error(std::optional<Call>& sole_resent);
+  // An id-0 parse error (`device_message`) arrived. With exactly one call in
+  // flight that was not yet resent, returns its line (marked resent) so the
+  // caller writes it again; otherwise nullopt. Firmware that reads a request in
+  // two pieces answers each piece with an id-0 error, so errors after the resend
+  // are expected: they are remembered on the call (for its timeout message) and
+  // never fail it; the reply to the resend, or the deadline, ends it.
+  std::optional<std::string> resend_after_id_zero_error(std::string_view device_message);
 
   // Removes and returns the calls whose deadline is not after `now`.
   std::vector<Call> take_expired(Clock::time_point now);

@@ -56,15 +56,11 @@ void McuLink::on_line(std::string_view line) {
       return;
     case DeviceLine::Kind::IdZeroError: {
       // The device could not read a request; with one in flight it was that one.
-      std::optional<CallTable::Call> failed;
-      if (auto again = calls_.resend_after_id_zero_error(failed)) {
+      const auto message = parsed.outcome ? std::string() : parsed.outcome.error().message;
+      if (auto again = calls_.resend_after_id_zero_error(message)) {
         ++stats_.resends;
         log::debug("bridge", options_.device_id, ": request not received whole; sending it again");
         send(std::move(*again));
-      } else if (failed) {
-        failed->reply(std::move(parsed.outcome));
-        pump();
-        arm_deadline_timer();
       } else {
         ++stats_.unmatched;
       }
@@ -173,8 +169,9 @@ void McuLink::on_deadline() {
     it = waiting_.erase(it);
   }
   for (auto& call : expired) {
-    call.reply(std::unexpected(Error::domain(DomainError::Timeout, options_.device_id + ": no reply within " +
-                                                                       std::to_string(options_.timeout_ms) + " ms")));
+    std::string message = options_.device_id + ": no reply within " + std::to_string(options_.timeout_ms) + " ms";
+    if (!call.unread_error.empty()) message += " (the device could not read the request: " + call.unread_error + ")";
+    call.reply(std::unexpected(Error::domain(DomainError::Timeout, std::move(message))));
   }
   pump();
   arm_deadline_timer();

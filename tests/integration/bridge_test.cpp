@@ -155,6 +155,26 @@ TEST_F(Bridge, TornRequestAnsweredWithIdZeroParseErrorIsSentAgainOnce) {
   EXPECT_TRUE(daemon_.wait_for_log("sending it again"));
 }
 
+TEST_F(Bridge, RequestsReadInTwoPiecesSucceedAfterTheirResend) {
+  // Each piece of a split request draws its own id-0 error; the second one must
+  // not fail the request sent again, whose good reply follows. AVR-style, as such
+  // firmware is: no sampled pins, so one request is in flight at a time.
+  auto device = ScriptedDevice::on_pty({.avr = true, .polling_ms = 3600000, .split_every_request = true}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "discovery failed against split lines";
+  EXPECT_EQ(device->opens(), 1) << "discovery must succeed on the first connection";
+  int failures = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const json reply = client_->call("uno__gpio_write", {{"pin", 13}, {"value", i % 2 == 0}});
+    if (!reply.contains("result")) {
+      if (++failures <= 3) ADD_FAILURE() << "call " << i << ": " << reply.dump();
+    }
+  }
+  EXPECT_EQ(failures, 0) << "of 1000 sequential calls";
+  EXPECT_EQ(device->count_requests("gpio_write"), 2000u) << "each call sent exactly twice";
+}
+
 TEST_F(Bridge, PolledToolIsCalledOnItsIntervalAndNeverOverlaps) {
   // Each read_touch answer takes longer than the polling interval.
   auto device = ScriptedDevice::on_pty({.polling_ms = 100, .read_touch_delay_ms = 250}, link("ttyUNO"));

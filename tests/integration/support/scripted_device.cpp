@@ -243,6 +243,12 @@ void ScriptedDevice::on_request_line(const std::string& line) {
   if (!request.is_object() || request.value("jsonrpc", json()) != "2.0")
     return send_line(error_reply(0, -32600, "Invalid Request"));
   if (!request.contains("id") || !request["id"].is_number_integer()) return;  // the reference firmware stays silent
+  if (options_.split_every_request && last_split_id_ != request["id"].get<std::int64_t>()) {
+    last_split_id_ = request["id"].get<std::int64_t>();
+    send_line(error_reply(0, -32700, "Parse error"));
+    send_line(error_reply(0, -32600, "Invalid Request"));
+    return;
+  }
   if (muted) return;
   const auto method = request.value("method", json());
   if (!method.is_string()) return send_line(error_reply(request["id"], -32600, "Missing method"));

@@ -31,6 +31,10 @@ struct ScriptedDeviceOptions {
   std::uint32_t polling_ms = 200;         // custom tool read_touch, polled by the host
   std::uint32_t read_touch_delay_ms = 0;  // read_touch answers this late (to test overlap)
   bool tear_first_request = false;        // answer the first request after each open with an id-0 parse error
+  // Read every request in two pieces, as reference firmware does when a line
+  // arrives slowly: the head gets an id-0 -32700, the tail an id-0 -32600; only
+  // the request sent again (same id) is answered.
+  bool split_every_request = false;
 };
 
 class ScriptedDevice {
@@ -86,6 +90,7 @@ class ScriptedDevice {
   bool slave_open_ = false;
   std::string partial_;
   bool torn_ = false;
+  std::optional<std::int64_t> last_split_id_;  // split_every_request: the id whose pieces were answered
 
   mutable std::mutex mutex_;
   std::vector<nlohmann::json> requests_;

@@ -101,15 +101,14 @@ TEST(CallTable, IdZeroErrorResendsTheOnlyCallInFlightOnce) {
   CallTable table(8);
   std::vector<ToolResult> replies;
   table.insert(call(table, replies));
-  std::optional<CallTable::Call> failed;
-  const auto again = table.resend_after_id_zero_error(failed);
+  const auto again = table.resend_after_id_zero_error("Parse error");
   ASSERT_TRUE(again);
   EXPECT_EQ(*again, "request 1\n");
-  EXPECT_FALSE(failed);
-  EXPECT_FALSE(table.resend_after_id_zero_error(failed)) << "only once";
-  ASSERT_TRUE(failed) << "the second id-0 error fails the call";
-  EXPECT_EQ(failed->id, 1);
-  EXPECT_EQ(table.size(), 0u);
+  EXPECT_FALSE(table.resend_after_id_zero_error("Invalid Request")) << "only once";
+  EXPECT_EQ(table.size(), 1u) << "the tail's error of a split request does not fail the resend";
+  const auto resent = table.take(1);
+  ASSERT_TRUE(resent);
+  EXPECT_EQ(resent->unread_error, "Invalid Request") << "kept for the timeout message";
 }
 
 TEST(CallTable, IdZeroErrorWithSeveralCallsInFlightResendsNothing) {
@@ -117,9 +116,7 @@ TEST(CallTable, IdZeroErrorWithSeveralCallsInFlightResendsNothing) {
   std::vector<ToolResult> replies;
   table.insert(call(table, replies));
   table.insert(call(table, replies));
-  std::optional<CallTable::Call> failed;
-  EXPECT_FALSE(table.resend_after_id_zero_error(failed));
-  EXPECT_FALSE(failed);
+  EXPECT_FALSE(table.resend_after_id_zero_error("Parse error"));
   EXPECT_EQ(table.size(), 2u);
 }
 
