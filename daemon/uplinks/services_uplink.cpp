@@ -212,21 +212,23 @@ void ServicesUplink::on_mcp(const StartFrame& frame) {
     log::debug(kCategory, "ignoring an MCP message of type '", message.type, "'");
     return;
   }
+  ReplyTo reply_to{frame.task_id, frame.seq};
   if (!message.call) {
     log::info(kCategory, "refused a call from ", config_.server, ": ", message.problem);
-    send_result(generation_, failure_message(message.call_id, message.problem));
+    send_result(generation_, reply_to, failure_message(message.call_id, message.problem));
     return;
   }
-  serve_call(message.call->call_id, std::move(message.call->method), std::move(message.call->params));
+  serve_call(message.call->call_id, std::move(message.call->method), std::move(message.call->params),
+             std::move(reply_to));
 }
 
-void ServicesUplink::serve_call(const json& call_id, std::string method, json params) {
+void ServicesUplink::serve_call(const json& call_id, std::string method, json params, ReplyTo reply_to) {
   if (const auto tool = ctx_.registry.find(method); tool && !offered(*tool)) {
-    send_result(generation_,
+    send_result(generation_, reply_to,
                 failure_message(call_id, "service '" + method + "' is not offered on this link (user-only tool)"));
     return;
   }
-  waiting_calls_.push_back({call_id, std::move(method), std::move(params)});
+  waiting_calls_.push_back({call_id, std::move(method), std::move(params), std::move(reply_to)});
   start_waiting_calls();
 }
 
@@ -248,11 +250,12 @@ void ServicesUplink::start_call(WaitingCall call) {
   ++in_flight_;
   ctx_.registry.call(
       call.method, std::move(call.params),
-      [weak = weak_from_this(), generation = generation_, call_id = std::move(call.call_id)](ToolResult result) {
+      [weak = weak_from_this(), generation = generation_, call_id = std::move(call.call_id),
+       reply_to = std::move(call.reply_to)](ToolResult result) {
         auto self = weak.lock();
         if (!self || self->generation_ != generation) return;  // the connection it came on is gone
         --self->in_flight_;
-        self->send_result(generation, result_message(call_id, result));
+        self->send_result(generation, reply_to, result_message(call_id, result));
         if (self->generation_ != generation) return;
         self->start_waiting_calls();
         self->resume_reading();
@@ -260,9 +263,9 @@ void ServicesUplink::start_call(WaitingCall call) {
       "params");
 }
 
-void ServicesUplink::send_result(std::uint64_t generation, const json& message) {
+void ServicesUplink::send_result(std::uint64_t generation, const ReplyTo& reply_to, const json& message) {
   if (generation != generation_ || state_ != State::Connected) return;
-  send(FrameType::Mcp, config_.task_id, 0, frame_safe_json(rpc::dump(message)));
+  send(FrameType::Mcp, reply_to.task_id, reply_to.seq, frame_safe_json(rpc::dump(message)));
 }
 
 bool ServicesUplink::offered(const Tool& tool) const { return config_.user_tools || !ctx_.user_only(tool); }

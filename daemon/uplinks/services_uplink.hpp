@@ -66,18 +66,24 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   void on_frame(const StartFrame& frame);
   void on_status(const StartFrame& frame);
   void on_mcp(const StartFrame& frame);
+  // Where a result goes: the TaskID and Seq of the call frame it answers.
+  struct ReplyTo {
+    std::string task_id;
+    unsigned seq = 0;
+  };
   struct WaitingCall {
     nlohmann::json call_id;
     std::string method;
     nlohmann::json params;
+    ReplyTo reply_to;
   };
-  void serve_call(const nlohmann::json& call_id, std::string method, nlohmann::json params);
+  void serve_call(const nlohmann::json& call_id, std::string method, nlohmann::json params, ReplyTo reply_to);
   void start_call(WaitingCall call);
   void start_waiting_calls();
   bool reading_should_pause() const;
   void resume_reading();
   void arm_stall_timer();
-  void send_result(std::uint64_t generation, const nlohmann::json& message);
+  void send_result(std::uint64_t generation, const ReplyTo& reply_to, const nlohmann::json& message);
   void send_register();
   void schedule_register();
   bool offered(const Tool& tool) const;

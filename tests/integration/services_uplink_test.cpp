@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -114,6 +115,20 @@ TEST_F(ServicesUplink, CallsChangeAPinAndReadItBack) {
   // The loopback input follows the LED, read by name.
   EXPECT_EQ(peer_.call("call_003", "gpio_write", {{"pin", 2}, {"value", false}})["success"], true);
   EXPECT_EQ(peer_.call("call_004", "gpio_read", {{"pin", 2}})["data"]["value"], false);
+}
+
+TEST_F(ServicesUplink, AResultGoesOutUnderItsCallsTaskIdAndSeq) {
+  start();
+  for (const auto& [task, seq, call_id] : {std::tuple{"task0042", "0007", "t1"}, {"zz000001", "0123", "t2"}}) {
+    const json call = {{"type", "call"},
+                       {"data", {{"call_id", call_id}, {"method", "gpio_read"}, {"params", {{"pin", 2}}}}}};
+    ASSERT_TRUE(peer_.send_frame(0x06, task, seq, call.dump()));
+    const auto result = peer_.wait_for_mcp("result");
+    ASSERT_TRUE(result) << daemon_.log();
+    EXPECT_EQ(result->json()["data"]["call_id"], call_id);
+    EXPECT_EQ(result->task_id, task);
+    EXPECT_EQ(result->seq, seq);
+  }
 }
 
 TEST_F(ServicesUplink, CoalescedCallsAllGetTheirResults) {
