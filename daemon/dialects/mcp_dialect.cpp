@@ -56,7 +56,11 @@ json initialize_result(const McpServer& server, const std::string& version) {
 void install_lifecycle(Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
   dispatcher.add_method("initialize", [&hub, server](rpc::Client& client, json params, ToolReply reply) {
     auto& session = client_session(client, hub);
-    session.protocol_version = negotiate_version(params.value("protocolVersion", json()));
+    const auto requested = params.find("protocolVersion");
+    const bool firmware_default = client.conventions == rpc::McpConventions::VoiceAssistant &&
+                                  (requested == params.end() || requested->is_null());
+    session.protocol_version =
+        firmware_default ? std::string(kMcpVersions[0]) : negotiate_version(params.value("protocolVersion", json()));
     session.mcp_initialized = true;
     reply(initialize_result(server, session.protocol_version));
   });
@@ -82,10 +86,16 @@ void install_tools(Dispatcher& dispatcher, const McpServer& server) {
   dispatcher.add_method("tools/list", [&registry, server](rpc::Client&, json params, ToolReply reply) {
     reply(list_tools_page(registry, params, server.page_bytes(), server.user_only));
   });
-  dispatcher.add_method("tools/call", [&registry](rpc::Client&, json params, ToolReply reply) {
+  dispatcher.add_method("tools/call", [&registry](rpc::Client& client, json params, ToolReply reply) {
     auto name = required_string(params, "name");
     if (!name) return reply(std::unexpected(name.error()));
-    if (!registry.find(*name)) return reply(std::unexpected(Error::invalid_params("Unknown tool: " + *name)));
+    if (!registry.find(*name)) {
+      // The MCP specification's example uses -32602; the voice-assistant firmware answers -32601.
+      auto unknown = client.conventions == rpc::McpConventions::VoiceAssistant
+                         ? Error::method_not_found("Unknown tool: " + *name)
+                         : Error::invalid_params("Unknown tool: " + *name);
+      return reply(std::unexpected(std::move(unknown)));
+    }
     json arguments = params.contains("arguments") && !params["arguments"].is_null() ? std::move(params["arguments"])
                                                                                     : json::object();
     if (!arguments.is_object()) {

@@ -21,7 +21,9 @@ AssistantSession::AssistantSession(boost::asio::io_context& io, rpc::Engine& eng
       events_(events),
       options_(std::move(options)),
       observer_(std::move(observer)),
-      hello_timer_(io) {}
+      hello_timer_(io) {
+  conventions = rpc::McpConventions::VoiceAssistant;
+}
 
 void AssistantSession::start(std::shared_ptr<MessageLink> link) {
   link_ = std::move(link);
@@ -105,6 +107,15 @@ void AssistantSession::on_hello(const json& hello) {
 }
 
 void AssistantSession::on_mcp(const std::string& text, json message) {
+  if (const auto named = message.find("session_id"); named != message.end() && *named != session_id_) {
+    // Replies and notifications must keep carrying this session's id.
+    if (!warned_foreign_session_) {
+      log::info(kLog, link_->peer(), ": ignoring messages for session ", rpc::dump(*named).substr(0, 80),
+                " (this session is ", session_id_, ")");
+      warned_foreign_session_ = true;
+    }
+    return;
+  }
   const auto& payload = message["payload"];
   if (payload.is_object() && payload.value("method", json()) == "initialize") {
     const auto params = payload.find("params");

@@ -80,6 +80,7 @@ class AssistantSession final : public rpc::Client, public std::enable_shared_fro
   std::string reason_;  // why the session is ending, when mcpud decided
   bool established_ = false;
   bool ending_ = false;
+  bool warned_foreign_session_ = false;  // a message for another session was logged once
   bool ended_ = false;
 };
 

@@ -2,16 +2,17 @@
 // Device-Id from the network interfaces, Client-Id from the machine id.
 #include "uplinks/device_identity.hpp"
 
-#include <ifaddrs.h>
-#include <linux/if_packet.h>
-#include <net/if.h>
 #include <openssl/evp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <tuple>
 
 namespace mcpud::uplinks {
 namespace {
@@ -44,25 +45,46 @@ std::string machine_identity() {
 
 }  // namespace
 
-std::string default_device_id() {
-  ifaddrs* list = nullptr;
-  std::string best;
-  unsigned best_index = UINT_MAX;
-  if (getifaddrs(&list) == 0) {
-    for (auto* ifa = list; ifa; ifa = ifa->ifa_next) {
-      if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_PACKET || (ifa->ifa_flags & IFF_LOOPBACK)) continue;
-      const auto* link = reinterpret_cast<const sockaddr_ll*>(ifa->ifa_addr);
-      if (link->sll_halen != 6) continue;
-      bool zero = true;
-      for (int i = 0; i < 6; ++i) zero = zero && link->sll_addr[i] == 0;
-      const unsigned index = if_nametoindex(ifa->ifa_name);
-      if (zero || index == 0 || index >= best_index) continue;
-      best_index = index;
-      best = format_mac(link->sll_addr);
-    }
-    freeifaddrs(list);
+std::vector<NetInterface> read_interfaces(const std::filesystem::path& sysfs_net) {
+  std::vector<NetInterface> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(sysfs_net, ec)) {
+    const auto dir = entry.path();
+    const auto read = [&](const char* name) {
+      std::ifstream in(dir / name);
+      std::string text;
+      std::getline(in, text);
+      return text;
+    };
+    NetInterface net;
+    net.name = dir.filename().string();
+    net.address = read("address");
+    net.up = read("operstate") == "up";
+    net.physical = std::filesystem::exists(dir / "device", ec);
+    net.loopback = read("type") == "772";  // ARPHRD_LOOPBACK
+    const auto index = read("ifindex");
+    net.index = index.empty() ? UINT_MAX : static_cast<unsigned>(std::strtoul(index.c_str(), nullptr, 10));
+    found.push_back(std::move(net));
   }
-  if (!best.empty()) return best;
+  return found;
+}
+
+std::optional<std::string> choose_device_mac(const std::vector<NetInterface>& interfaces) {
+  const NetInterface* best = nullptr;
+  // Physical before virtual (ifb0, docker0, veth...), up before down, then the lowest index.
+  const auto rank = [](const NetInterface& n) { return std::tuple(!n.physical, !n.up, n.index); };
+  for (const auto& net : interfaces) {
+    const bool usable = !net.loopback && net.address.size() == 17 && net.address != "00:00:00:00:00:00";
+    if (usable && (!best || rank(net) < rank(*best))) best = &net;
+  }
+  if (!best) return std::nullopt;
+  std::string mac = best->address;
+  std::transform(mac.begin(), mac.end(), mac.begin(), [](unsigned char c) { return std::tolower(c); });
+  return mac;
+}
+
+std::string default_device_id() {
+  if (auto mac = choose_device_mac(read_interfaces("/sys/class/net"))) return *mac;
   auto bytes = sha1("mcpud-device:" + machine_identity());
   bytes[0] = static_cast<char>((bytes[0] & 0xfe) | 0x02);  // unicast, locally administered
   return format_mac(reinterpret_cast<const unsigned char*>(bytes.data()));

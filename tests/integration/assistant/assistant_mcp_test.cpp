@@ -56,6 +56,30 @@ TEST_F(AssistantUplinkTest, InitializeAnswersAndStoresTheVisionCapability) {
   EXPECT_TRUE(eventually([&] { return ::stat(capabilities_file.c_str(), &info) != 0; }, 10s));
 }
 
+TEST_F(AssistantUplinkTest, InitializeWithoutAVersionGetsTheFirmwaresVersion) {
+  start();
+  auto peer = connect();
+  ASSERT_TRUE(peer);
+  const auto init = peer->result("initialize", {{"capabilities", json::object()}});
+  EXPECT_EQ(init["protocolVersion"], "2024-11-05") << "what the voice-assistant firmware answers";
+  EXPECT_EQ(peer->result("initialize", {{"protocolVersion", "2025-06-18"}})["protocolVersion"], "2025-06-18");
+}
+
+TEST_F(AssistantUplinkTest, MessagesForAnotherSessionAreIgnored) {
+  start();
+  auto peer = initialized();
+  ASSERT_TRUE(peer);
+  peer->connection().send(json{{"session_id", "someone-else"},
+                               {"type", "mcp"},
+                               {"payload", {{"jsonrpc", "2.0"}, {"id", 900}, {"method", "ping"}}}}
+                              .dump());
+  // Later replies still carry this session's id (request() checks every message), and
+  // the foreign request got no answer.
+  EXPECT_EQ(peer->result("ping"), json::object());
+  EXPECT_EQ(peer->result("tools/call", {{"name", "gpio_read"}, {"arguments", {{"pin", 2}}}})["isError"], false);
+  EXPECT_TRUE(daemon_.wait_for_log("ignoring messages for session \"someone-else\""));
+}
+
 TEST_F(AssistantUplinkTest, ToolsListPagesByBytesAndListsUserOnlyToolsOnRequest) {
   start();
   auto peer = initialized();
@@ -106,8 +130,9 @@ TEST_F(AssistantUplinkTest, ToolsCallAnswersAndReportsErrorsProperly) {
       peer->result("tools/call", {{"name", "gpio_read"}, {"arguments", {{"pin", 2}}}})["structuredContent"]["value"],
       true);
 
+  // As the firmware of seed 003 answers it.
   const auto unknown = peer->request("tools/call", {{"name", "self.no_such_tool"}, {"arguments", json::object()}});
-  EXPECT_EQ(unknown["error"]["code"], -32602);
+  EXPECT_EQ(unknown["error"]["code"], -32601);
   EXPECT_EQ(unknown["error"]["message"], "Unknown tool: self.no_such_tool");
 
   const auto bad =

@@ -2,6 +2,10 @@
 // Unit tests of the voice-assistant transport messages and the device identity.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "uplinks/assistant_protocol.hpp"
@@ -81,6 +85,53 @@ TEST(DeviceIdentity, DeviceIdIsAMacAndClientIdAStableUuid) {
       << client;
   EXPECT_EQ(uuid_from_digest(std::string(16, '\0')), "00000000-0000-5000-8000-000000000000");
   EXPECT_EQ(default_reply_topic("aa:bb:cc:dd:ee:ff"), "devices/p2p/aa_bb_cc_dd_ee_ff");
+}
+
+// A fake /sys/class/net: one directory per interface, as the kernel lays it out.
+class FakeSysNet {
+ public:
+  FakeSysNet() : root_(std::filesystem::temp_directory_path() / ("mcpud-sysnet-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(root_);
+  }
+  ~FakeSysNet() { std::filesystem::remove_all(root_); }
+  void add(const std::string& name, const std::string& mac, const std::string& operstate, bool physical, int index,
+           const std::string& type = "1") {
+    const auto dir = root_ / name;
+    std::filesystem::create_directories(dir);
+    const auto write = [&](const char* file, const std::string& text) { std::ofstream(dir / file) << text << "\n"; };
+    write("address", mac);
+    write("operstate", operstate);
+    write("ifindex", std::to_string(index));
+    write("type", type);
+    if (physical) std::filesystem::create_directory(dir / "device");  // a symlink to the bus device in real sysfs
+  }
+  const std::filesystem::path& root() const { return root_; }
+
+ private:
+  std::filesystem::path root_;
+};
+
+TEST(DeviceIdentity, PrefersAnUpPhysicalInterfaceOverADownVirtualOne) {
+  FakeSysNet net;
+  net.add("lo", "00:00:00:00:00:00", "unknown", false, 1, "772");
+  net.add("ifb0", "2a:11:22:33:44:55", "down", false, 2);
+  net.add("eth0", "DC:A6:32:00:00:01", "down", true, 3);
+  net.add("wlan0", "dc:a6:32:00:00:02", "up", true, 4);
+  EXPECT_EQ(choose_device_mac(read_interfaces(net.root())), "dc:a6:32:00:00:02");
+}
+
+TEST(DeviceIdentity, FallsBackToADownPhysicalThenToAVirtualInterface) {
+  FakeSysNet net;
+  net.add("ifb0", "2a:11:22:33:44:55", "down", false, 2);
+  net.add("eth0", "dc:a6:32:00:00:01", "down", true, 5);
+  EXPECT_EQ(choose_device_mac(read_interfaces(net.root())), "dc:a6:32:00:00:01");
+  FakeSysNet virtual_only;
+  virtual_only.add("veth1", "2a:00:00:00:00:09", "up", false, 9);
+  virtual_only.add("lo", "00:00:00:00:00:00", "unknown", false, 1, "772");
+  EXPECT_EQ(choose_device_mac(read_interfaces(virtual_only.root())), "2a:00:00:00:00:09");
+  FakeSysNet none;
+  none.add("lo", "00:00:00:00:00:00", "unknown", false, 1, "772");
+  EXPECT_EQ(choose_device_mac(read_interfaces(none.root())), std::nullopt);
 }
 
 }  // namespace

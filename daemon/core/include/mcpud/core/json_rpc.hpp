@@ -24,6 +24,12 @@ class ClientState {
   virtual ~ClientState() = default;
 };
 
+// Whose conventions a client's door follows where the MCP specification leaves
+// room. VoiceAssistant: the firmware of the voice-assistant uplink (seed 003),
+// whose servers expect 2024-11-05 when they name no version and -32601 for an
+// unknown tool.
+enum class McpConventions { Standard, VoiceAssistant };
+
 // One connected client as the dialects see it, whatever its transport: per-client
 // state, and a path to push messages the client did not ask for (notifications).
 // Event loop only.
@@ -43,6 +49,7 @@ class Client {
   std::unique_ptr<ClientState> state;
   // The envelope's session_id, set once the client used the envelope.
   std::optional<nlohmann::json> envelope_session;
+  McpConventions conventions = McpConventions::Standard;
 };
 
 // Serves methods; `reply` must be called exactly once, now or later. `client`
