@@ -223,7 +223,12 @@ void ServicesUplink::on_mcp(const StartFrame& frame) {
 }
 
 void ServicesUplink::serve_call(const json& call_id, std::string method, json params, ReplyTo reply_to) {
-  if (const auto tool = ctx_.registry.find(method); tool && !offered(*tool)) {
+  // A name [mcp] user_only_tools hides is refused as such even when no tool has
+  // it (yet): the server cannot tell hidden tools from missing ones.
+  Tool by_name;
+  by_name.name = method;
+  const auto tool = ctx_.registry.find(method);
+  if (!offered(tool ? *tool : by_name)) {
     send_result(generation_, reply_to,
                 failure_message(call_id, "service '" + method + "' is not offered on this link (user-only tool)"));
     return;

@@ -158,6 +158,9 @@ TEST_F(ServicesUplink, BadCallsGetClearFailureResults) {
   EXPECT_EQ(unknown["success"], false);
   EXPECT_EQ(unknown["error"], "Method not found: no_such_service");
   EXPECT_FALSE(unknown.contains("data"));
+  // `reload` is a default user-only name: refused as hidden, not reported as missing.
+  EXPECT_EQ(peer_.call("r1", "reload", json::object())["error"],
+            "service 'reload' is not offered on this link (user-only tool)");
 
   const auto bad_params = peer_.call("b1", "gpio_write", {{"pin", "two"}, {"value", true}});
   EXPECT_EQ(bad_params["success"], false);
