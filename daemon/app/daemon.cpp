@@ -137,7 +137,8 @@ struct Daemon::Impl {
            " pins, " + std::to_string(registry.size()) + " tools";
   }
   McpFrontDoors mcp{{io, dispatcher, engine, events, sessions, limits, config,
-                     [this]() -> tools::PinTable& { return *pins; }, kVersion},
+                     [this]() -> tools::PinTable& { return *pins; }, kVersion,
+                     [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); }},
                     options.mcp};
   Uplinks uplinks{{io, registry, dispatcher, engine, events, limits, config, kVersion}};
   bool stopped = false;

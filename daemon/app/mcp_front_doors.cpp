@@ -25,9 +25,18 @@ void McpFrontDoors::install() {
       [&config] { return config.mcp.mcp.page_bytes; },
       [&config](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); },
       [pins = ctx_.pins] { return tools::list_pin_resources(pins()); },
-      [pins = ctx_.pins](std::string_view uri) { return tools::read_pin_resource(pins(), uri); }};
+      [pins = ctx_.pins](std::string_view uri) { return tools::read_pin_resource(pins(), uri); },
+      [this](std::string_view uri) { return resource_exists(uri); }};
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
+}
+
+bool McpFrontDoors::resource_exists(std::string_view uri) const {
+  constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/";
+  if (uri.starts_with(kSerial))
+    return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()));
+  if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;
+  return tools::read_pin_resource(ctx_.pins(), uri).has_value();
 }
 
 bool McpFrontDoors::reconcile(std::function<void()> on_stdio_closed) {

@@ -39,6 +39,7 @@ class McpFrontDoors {
     const config::Config& config;            // the running configuration
     std::function<tools::PinTable&()> pins;  // the current pin table
     std::string version;
+    std::function<bool(std::string_view session_id)> serial_session_exists;
   };
 
   McpFrontDoors(Context context, McpOptions options);
@@ -50,6 +51,8 @@ class McpFrontDoors {
   // what changed. False when an explicitly configured door cannot open.
   bool reconcile(std::function<void()> on_stdio_closed);
   void close();
+  // Whether the pin, serial session or tool a resource URI names exists.
+  bool resource_exists(std::string_view uri) const;
 
  private:
   bool reconcile_unix_socket();

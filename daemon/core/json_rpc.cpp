@@ -80,7 +80,8 @@ std::string response(const json& id, const ToolResult& result) {
 
 std::string error_response(const json& id, const Error& error) {
   json body = {{"code", error.code}, {"message", error.message}};
-  if (!error.name.empty()) body["data"] = {{"code", error.name}};
+  if (!error.name.empty()) body["data"]["code"] = error.name;
+  if (!error.uri.empty()) body["data"]["uri"] = error.uri;
   std::string out = R"({"jsonrpc":"2.0","id":)";
   out += dump(id);
   out += R"(,"error":)";

@@ -81,12 +81,12 @@ void install_lifecycle(Dispatcher& dispatcher, EventHub& hub, const McpServer& s
   });
 }
 
-void install_tools(Dispatcher& dispatcher, const McpServer& server) {
+void install_tools(Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
   auto& registry = dispatcher.registry();
   dispatcher.add_method("tools/list", [&registry, server](rpc::Client&, json params, ToolReply reply) {
     reply(list_tools_page(registry, params, server.page_bytes(), server.user_only));
   });
-  dispatcher.add_method("tools/call", [&registry](rpc::Client& client, json params, ToolReply reply) {
+  dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json params, ToolReply reply) {
     auto name = required_string(params, "name");
     if (!name) return reply(std::unexpected(name.error()));
     if (!registry.find(*name)) {
@@ -102,8 +102,13 @@ void install_tools(Dispatcher& dispatcher, const McpServer& server) {
       return reply(std::unexpected(
           Error::invalid_params(std::string("params.arguments: expected object, got ") + arguments.type_name())));
     }
+    const auto& version = client_session(client, hub).protocol_version;
+    const bool input_errors_as_results = !version.empty() && version >= kInputErrorsAsResultsSince;
     registry.call(
-        *name, std::move(arguments), [reply = std::move(reply)](ToolResult r) { reply(call_result(std::move(r))); },
+        *name, std::move(arguments),
+        [reply = std::move(reply), input_errors_as_results](ToolResult r) {
+          reply(call_result(std::move(r), input_errors_as_results));
+        },
         "arguments");
   });
 }
@@ -127,16 +132,28 @@ void install_resources(Dispatcher& dispatcher, EventHub& hub, const McpServer& s
     auto uri = required_string(params, "uri");
     if (!uri) return reply(std::unexpected(uri.error()));
     auto value = server.read_resource(*uri);
-    if (!value) return reply(std::unexpected(value.error()));
+    if (!value) {
+      auto error = value.error();
+      if (error.name == domain_error_name(DomainError::ResourceNotFound)) {
+        error.code = kMcpResourceNotFound;
+        error.uri = *uri;
+      }
+      return reply(std::unexpected(std::move(error)));
+    }
     reply(json{{"contents", {{{"uri", *uri}, {"mimeType", "application/json"}, {"text", rpc::dump(*value)}}}}});
   });
   for (const bool subscribe : {true, false}) {
     dispatcher.add_method(subscribe ? "resources/subscribe" : "resources/unsubscribe",
-                          [&hub, subscribe](rpc::Client& client, json params, ToolReply reply) {
+                          [&hub, server, subscribe](rpc::Client& client, json params, ToolReply reply) {
                             auto uri = required_string(params, "uri");
                             if (!uri) return reply(std::unexpected(uri.error()));
                             if (auto ok = check_subscribable(*uri, "params.uri"); !ok)
                               return reply(std::unexpected(ok.error()));
+                            if (subscribe && !server.resource_exists(*uri)) {
+                              Error missing{kMcpResourceNotFound, "Resource not found: " + *uri,
+                                            std::string(domain_error_name(DomainError::ResourceNotFound)), *uri};
+                              return reply(std::unexpected(std::move(missing)));
+                            }
                             client_session(client, hub).set_subscribed(*uri, subscribe);
                             reply(json::object());
                           });
@@ -187,7 +204,7 @@ Result<json> list_tools_page(const ToolRegistry& registry, const json& params, s
   return result;
 }
 
-ToolResult call_result(ToolResult outcome) {
+ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
   // Built by assignment: nlohmann initializer lists copy every node once more,
   // and tools/call is the MCP hot path.
   json result = json::object();
@@ -195,7 +212,8 @@ ToolResult call_result(ToolResult outcome) {
   item["type"] = "text";
   if (!outcome) {
     const int code = outcome.error().code;
-    if (code == rpc_code::kInvalidParams || code == rpc_code::kMethodNotFound) return outcome;
+    if (code == rpc_code::kMethodNotFound) return outcome;
+    if (code == rpc_code::kInvalidParams && !input_errors_as_results) return outcome;
     const auto& e = outcome.error();
     item["text"] = e.name.empty() ? e.message : e.name + ": " + e.message;
   } else {
@@ -210,7 +228,7 @@ ToolResult call_result(ToolResult outcome) {
 
 void install_mcp_dialect(Dispatcher& dispatcher, EventHub& hub, McpServer server) {
   install_lifecycle(dispatcher, hub, server);
-  install_tools(dispatcher, server);
+  install_tools(dispatcher, hub, server);
   install_resources(dispatcher, hub, server);
 }
 

@@ -28,7 +28,14 @@ struct McpServer {
   std::function<bool(const Tool&)> user_only;                                 // listed only with withUserTools
   std::function<nlohmann::json()> list_resources;                             // [{uri, name, description, mimeType}]
   std::function<Result<nlohmann::json>(std::string_view uri)> read_resource;  // the resource's JSON value
+  std::function<bool(std::string_view uri)> resource_exists;  // a pin, serial session or tool of that URI exists
 };
+
+// MCP's code for an unknown resource (the specification's "Resource not found").
+inline constexpr int kMcpResourceNotFound = -32002;
+// The version from which invalid tool arguments are tool results (isError) rather
+// than JSON-RPC errors, so the model can correct itself.
+inline constexpr std::string_view kInputErrorsAsResultsSince = "2025-11-25";
 
 void install_mcp_dialect(Dispatcher& dispatcher, EventHub& hub, McpServer server);
 
@@ -41,8 +48,8 @@ Result<nlohmann::json> list_tools_page(const ToolRegistry& registry, const nlohm
                                        std::size_t page_bytes, const std::function<bool(const Tool&)>& user_only);
 
 // A tool's outcome as a tools/call result: the JSON as text content plus
-// structuredContent, or isError with a readable message. Invalid arguments and
-// unknown tools stay JSON-RPC errors.
-ToolResult call_result(ToolResult outcome);
+// structuredContent, or isError with a readable message. Unknown tools stay
+// JSON-RPC errors; invalid arguments too unless `input_errors_as_results`.
+ToolResult call_result(ToolResult outcome, bool input_errors_as_results = false);
 
 }  // namespace mcpud::dialects

@@ -58,8 +58,11 @@ json list_pin_resources(const PinTable& pins) {
 
 Result<json> read_pin_resource(PinTable& pins, std::string_view uri) {
   BoardPin* pin = uri.starts_with(kPinUriPrefix) ? pins.find(uri.substr(kPinUriPrefix.size())) : nullptr;
-  if (!pin)
-    return std::unexpected(Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
+  if (!pin) {
+    auto missing = Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri));
+    missing.uri = uri;
+    return std::unexpected(std::move(missing));
+  }
   json out = {{"pin", pin->number()},
               {"name", pin->name()},
               {"type", hal::pin_type_name(pin->type())},

@@ -67,12 +67,30 @@ export function mcpScenario(setup) {
     assert.equal(read.structuredContent.value, true);
   });
 
-  it("reports a failing tool as isError and bad calls as JSON-RPC errors", async () => {
+  it("reports a failing tool and invalid arguments as isError, an unknown tool as a JSON-RPC error", async () => {
     const failed = await client.callTool({ name: "gpio_read", arguments: { pin: 99 } });
     assert.equal(failed.isError, true);
     assert.match(failed.content[0].text, /PIN_NOT_FOUND/);
     await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e) => e instanceof McpError && e.code === -32602 && /Unknown tool/.test(e.message));
-    await assert.rejects(client.callTool({ name: "gpio_write", arguments: { pin: "x", value: true } }), (e) => e instanceof McpError && e.code === -32602 && /arguments\.pin/.test(e.message));
+    // 2025-11-25 (the SDK's version): input validation errors are tool results the model can correct.
+    for (const [name, args, message] of [
+      ["gpio_write", { pin: 2, value: "on" }, /^arguments\.value: expected boolean, got string$/],
+      ["gpio_write", { pin: 2 }, /^arguments\.value: required/],
+      ["gpio_write", { pin: 2, value: true, colour: "red" }, /arguments\.colour/],
+      ["pwm_write", { pin: 2, duty: 300 }, /^arguments\.duty: /],
+    ]) {
+      const invalid = await client.callTool({ name, arguments: args });
+      assert.equal(invalid.isError, true, JSON.stringify(invalid));
+      assert.match(invalid.content[0].text, message);
+    }
+  });
+
+  it("answers an unknown resource with -32002 and its uri, and refuses to subscribe to it", async () => {
+    const isNotFound = (uri) => (e) => e instanceof McpError && e.code === -32002 && e.data?.uri === uri;
+    await assert.rejects(client.readResource({ uri: "mcpu://pins/nope" }), isNotFound("mcpu://pins/nope"));
+    for (const uri of ["mcpu://pins/nope", "mcpu://serial/424242", "mcpu://tools/no_such_tool"])
+      await assert.rejects(client.subscribeResource({ uri }), isNotFound(uri));
+    await client.subscribeResource({ uri: "mcpu://tools/gpio_read" });
   });
 
   it("pushes resources/updated for a subscribed pin", async () => {

@@ -66,7 +66,7 @@ TEST_F(AssistantMqttTest, ServesMcpOverTheDeviceAndReplyTopics) {
   EXPECT_EQ(
       peer->result("tools/call", {{"name", "gpio_write"}, {"arguments", {{"pin", 2}, {"value", true}}}})["isError"],
       false);
-  EXPECT_EQ(peer->request("tools/call", {{"name", "nope"}})["error"]["code"], -32602);
+  EXPECT_EQ(peer->request("tools/call", {{"name", "nope"}})["error"]["code"], -32601) << "as the firmware answers";
   ASSERT_TRUE(peer->notification("notifications/pin_event"));
 
   // Goodbye ends the session, not the broker connection: mcpud says hello again.

@@ -52,7 +52,8 @@ class McpDialect : public ::testing::Test {
               if (uri == "mcpu://pins/led") return json{{"value", true}};
               return std::unexpected(
                   Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
-            }};
+            },
+            [](std::string_view uri) { return uri == "mcpu://pins/led" || uri == "mcpu://serial/1"; }};
   }
 
   // The parsed reply to one request line from `client`.
@@ -224,7 +225,15 @@ TEST_F(McpDialect, Logging_FiltersByTheClientsLevel) {
 TEST_F(McpDialect, Resources_ReadGivesJsonTextAndUnknownUrisAnError) {
   const auto reply = call("resources/read", {{"uri", "mcpu://pins/led"}});
   EXPECT_EQ(reply["result"]["contents"][0]["text"], R"({"value":true})");
-  EXPECT_EQ(call("resources/read", {{"uri", "mcpu://pins/x"}})["error"]["data"]["code"], "RESOURCE_NOT_FOUND");
+  const auto missing = call("resources/read", {{"uri", "mcpu://pins/x"}});
+  EXPECT_EQ(missing["error"]["code"], -32002) << "MCP's Resource not found";
+  EXPECT_EQ(missing["error"]["data"]["code"], "RESOURCE_NOT_FOUND");
+  EXPECT_EQ(missing["error"]["data"]["uri"], "mcpu://pins/x");
+  const auto unknown = call("resources/subscribe", {{"uri", "mcpu://serial/99"}});
+  EXPECT_EQ(unknown["error"]["code"], -32002);
+  EXPECT_EQ(unknown["error"]["data"]["uri"], "mcpu://serial/99");
+  EXPECT_EQ(call("resources/unsubscribe", {{"uri", "mcpu://serial/99"}})["result"], json::object())
+      << "unsubscribing from what is gone is harmless";
 }
 
 TEST(WildcardMatch, MatchesStarsAnywhere) {

@@ -44,6 +44,7 @@ struct Error {
   int code = rpc_code::kInternalError;
   std::string message;
   std::string name;  // empty for protocol errors, e.g. "PIN_NOT_FOUND" otherwise
+  std::string uri;   // the resource an error is about, sent as error.data.uri (MCP resources)
 
   static Error parse_error(std::string message);
   static Error invalid_request(std::string message);
