@@ -2,7 +2,9 @@
 // Daemon start-up, reload and shutdown on one io_context thread.
 #include "app/daemon.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <functional>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -12,6 +14,7 @@
 #include "app/uplinks.hpp"
 #include "app/version.hpp"
 #include "bridge/bridge_set.hpp"
+#include "config/mcp_config.hpp"
 #include "dbus/dbus_service.hpp"
 #include "dbus/pin_rows.hpp"
 #include "dialects/dispatcher.hpp"
@@ -82,6 +85,7 @@ struct Daemon::Impl {
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
   transports::SessionLimits limits;  // borrowed by every listener
+  std::size_t tools_fingerprint = 0;  // of the tool listing clients were last told about
   std::unique_ptr<dbus::DbusService> dbus_service;
 
   dbus::ControlSource control_source(dbus::BusKind bus) {
@@ -150,7 +154,7 @@ struct Daemon::Impl {
   }
 
   void install_front_doors() {
-    registry.on_change([this] { events.publish({EventKind::ToolsChanged, "registry", nlohmann::json::object()}); });
+    registry.on_change([this] { publish_if_tools_changed(); });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
                                                   auto described = tools::describe_pins(*pins);
@@ -165,6 +169,23 @@ struct Daemon::Impl {
   // Replaces the board's pins and their tools with those of `next`. Real GPIO
   // lines and PWM channels are held exclusively, so the running ones are freed
   // first and taken back if the new set cannot be built.
+  // Clients are told (tools/list_changed) only when what they would list differs:
+  // a reload re-registers every tool, mostly unchanged.
+  void publish_if_tools_changed() {
+    std::vector<std::string> entries;  // sorted: re-registration reorders tools, which no client minds
+    for (const auto& tool : registry.tools()) {
+      entries.push_back(rpc::dump({tool->name, tool->description, tool->input_schema, tool->annotations.read_only,
+                                   tool->annotations.destructive, config::is_user_only(*tool, config.mcp.mcp)}));
+    }
+    std::sort(entries.begin(), entries.end());
+    std::string listing;
+    for (const auto& entry : entries) listing += entry;
+    const auto fingerprint = std::hash<std::string>{}(listing);
+    if (fingerprint == tools_fingerprint) return;
+    tools_fingerprint = fingerprint;
+    events.publish({EventKind::ToolsChanged, "registry", nlohmann::json::object()});
+  }
+
   std::expected<void, std::string> apply_pins(const config::Config& next) {
     const bool held = pins && config.board != "sim";
     if (held) release_pins();
@@ -291,6 +312,7 @@ struct Daemon::Impl {
     reconcile_listeners();
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
+    publish_if_tools_changed();  // [mcp] user_only_tools may have changed what is listed
     log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
     return {};
   }

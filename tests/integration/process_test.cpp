@@ -74,6 +74,33 @@ TEST(Process, SighupReloadsAChangedConfigAndExistingConnectionsSeeIt) {
   EXPECT_EQ(newcomer->result("get_info")["device"], "after-reload");
 }
 
+TEST(Process, OnlyAReloadThatChangesTheToolsTellsMcpClients) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml());
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  ASSERT_TRUE(client->result("initialize", {{"protocolVersion", "2025-06-18"}}).is_object());
+  daemon.signal(SIGHUP);
+  ASSERT_TRUE(daemon.wait_for_log("reloaded: 5 pins"));
+  const auto unexpected = client->read_line(500ms);
+  EXPECT_FALSE(unexpected) << "pushed although no tool changed: " << unexpected.value_or("");
+
+  // A new pin is a new resource, not a new tool: the same generic pin tools.
+  daemon.write_file("mcpud.toml", sim_config_toml({.extra_pins = kRelayPin}));
+  daemon.signal(SIGHUP);
+  ASSERT_TRUE(daemon.wait_for_log("reloaded: 6 pins"));
+  EXPECT_FALSE(client->read_line(500ms));
+
+  // Making a tool user-only changes what clients list.
+  daemon.write_file("mcpud.toml", sim_config_toml({.extra_pins = kRelayPin + "\n[mcp]\nuser_only_tools = [\"gpio_read\"]\n"}));
+  daemon.signal(SIGHUP);
+  const auto pushed = client->read_line(5s);
+  ASSERT_TRUE(pushed) << "no tools/list_changed after a reload that made gpio_read user-only";
+  EXPECT_TRUE(contains(*pushed, "notifications/tools/list_changed")) << *pushed;
+}
+
 TEST(Process, SighupWithABrokenConfigKeepsTheRunningOne) {
   DaemonProcess daemon;
   const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "steady"}));

@@ -86,7 +86,12 @@ describe("asynchronous tools over Streamable HTTP", () => {
     client = new Client({ name: "async-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(url));
     await waitFor(async () => (await allTools(client)).some((t) => t.name === "dev__slow_echo"), "the bridged tools");
-    const opened = await client.callTool({ name: "serial_connect", arguments: { port: pty.dut } });
+    // socat may still hold the slave side for a moment after making the links.
+    let opened;
+    await waitFor(async () => {
+      opened = await client.callTool({ name: "serial_connect", arguments: { port: pty.dut } });
+      return !opened.isError || !/PORT_ALREADY_IN_USE/.test(opened.content[0].text);
+    }, "the pty to be free");
     assert.equal(opened.isError, false, JSON.stringify(opened));
     sessionId = opened.structuredContent.session_id;
   });
