@@ -17,9 +17,6 @@ json object_schema(json properties, json required) {
 }
 
 json pin_number() { return {{"type", "integer"}, {"description", "Pin number"}}; }
-json pin_number_or_name() {
-  return {{"type", json::array({"integer", "string"})}, {"description", "Pin number or pin name"}};
-}
 
 // A non-negative integer (parsed text gives unsigned, built JSON signed).
 std::optional<std::uint64_t> count_of(const json& value) {
@@ -128,10 +125,10 @@ json fallback_schema(std::string_view tool) {
         {"pin", "duty"});
   }
   if (tool == "get_pin_summary" || tool == "get_pin_events")
-    return object_schema({{"pin", pin_number_or_name()}}, {"pin"});
+    return object_schema({{"pin", pin_number()}}, {"pin"});
   if (tool == "get_pin_buffer") {
     return object_schema(
-        {{"pin", pin_number_or_name()},
+        {{"pin", pin_number()},
          {"limit", {{"type", "integer"}, {"minimum", 1}, {"description", "At most this many samples, oldest first"}}}},
         {"pin"});
   }

@@ -53,6 +53,7 @@ void ToolRegistry::call(std::string_view name, nlohmann::json arguments, ToolRep
   }
   auto tool = found->tool;
   if (arguments.is_null()) arguments = nlohmann::json::object();
+  if (tool->upgrade_arguments && arguments.is_object()) tool->upgrade_arguments(arguments);
   if (auto valid = found->schema->validate(arguments, arguments_root); !valid) {
     reply(std::unexpected(Error::invalid_params(valid.error())));
     return;

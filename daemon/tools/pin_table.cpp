@@ -2,6 +2,9 @@
 // Building the pin table from the configuration, and pin lookup.
 #include "tools/pin_table.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <limits>
 
 #include "mcpud/core/log.hpp"
@@ -57,7 +60,15 @@ Result<BoardPin*> PinTable::find(const nlohmann::json& pin) {
     const auto n = pin.get<std::int64_t>();
     if (n >= std::numeric_limits<int>::min() && n <= std::numeric_limits<int>::max()) found = find(static_cast<int>(n));
   }
-  if (pin.is_string()) found = find(std::string_view(pin.get_ref<const std::string&>()));
+  if (pin.is_string()) {
+    const auto& text = pin.get_ref<const std::string&>();
+    found = find(std::string_view(text));
+    // "34" names pin 34 where a pin is offered as a string (some hosts send numbers as text).
+    if (!found && !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+          return std::isdigit(c);
+        }))
+      found = find(std::stoi(text));
+  }
   if (found) return found;
   return std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: " + pin.dump()));
 }

@@ -3,6 +3,7 @@
 #include "tools/pin_tools.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -14,7 +15,42 @@ namespace {
 using nlohmann::json;
 
 const json kPinNumber = {{"type", "integer"}, {"description", "Pin number"}};
-const json kPinNumberOrName = {{"type", json::array({"integer", "string"})}, {"description", "Pin number or pin name"}};
+// Sampled pins are addressed by number or by name, in two properties of one
+// type each: hosts that read one type per property see both.
+const json kPinNumberOfPinOrName = {{"type", "integer"}, {"description", "Pin number (or give name instead)"}};
+const json kPinName = {{"type", "string"},
+                       {"description", "Pin name, e.g. \"temp\" or a bridged device's \"uno__sensor\" (or give pin instead)"}};
+
+// The pin that `pin` (a number) and/or `name` address; both must agree.
+Result<BoardPin*> addressed_pin(PinTable& pins, const json& args) {
+  const auto number = args.find("pin");
+  const auto name = args.find("name");
+  if (number == args.end() && name == args.end())
+    return std::unexpected(Error::invalid_params("arguments: give pin (a number) or name"));
+  if (name == args.end()) return pins.find(*number);
+  auto by_name = pins.find(*name);
+  if (!by_name || number == args.end()) return by_name;
+  auto by_number = pins.find(*number);
+  if (by_number && *by_number != *by_name)
+    return std::unexpected(Error::invalid_params("arguments: pin " + number->dump() + " and name " + name->dump() +
+                                                 " are different pins; give one of them"));
+  return by_number;
+}
+
+// Clients written for the older schema pass a pin's name (or its number as text) in `pin`.
+void pin_name_in_pin_to_name(json& args) {
+  const auto pin = args.find("pin");
+  if (pin == args.end() || !pin->is_string()) return;
+  const auto& text = pin->get_ref<const std::string&>();
+  const bool digits = !text.empty() && text.size() <= 9 &&
+                      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (digits) {
+    *pin = std::stoi(text);
+  } else if (!args.contains("name")) {
+    args["name"] = std::move(*pin);
+    args.erase("pin");
+  }
+}
 
 json object_schema(json properties, json required) {
   return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
@@ -108,7 +144,7 @@ ToolResult adc_read(PinTable& pins, const json& args) {
 }
 
 ToolResult get_pin_summary(PinTable& pins, const json& args) {
-  auto pin = pins.find(args.at("pin"));
+  auto pin = addressed_pin(pins, args);
   if (!pin) return std::unexpected(pin.error());
   const PinSampler* sampler = (*pin)->sampler.get();
   if (!sampler || !sampler->options().summary) {
@@ -130,7 +166,7 @@ void add_cursor(json& reply, const Slice& slice, std::uint64_t since, std::uint6
 }
 
 ToolResult get_pin_buffer(PinTable& pins, const json& args) {
-  auto pin = pins.find(args.at("pin"));
+  auto pin = addressed_pin(pins, args);
   if (!pin) return std::unexpected(pin.error());
   const PinSampler* sampler = (*pin)->sampler.get();
   if (!sampler || sampler->options().buffer_size == 0) {
@@ -152,7 +188,7 @@ ToolResult get_pin_buffer(PinTable& pins, const json& args) {
 }
 
 ToolResult get_pin_events(PinTable& pins, const json& args) {
-  auto pin = pins.find(args.at("pin"));
+  auto pin = addressed_pin(pins, args);
   if (!pin) return std::unexpected(pin.error());
   const PinSampler* sampler = (*pin)->sampler.get();
   if (!sampler || !sampler->options().events_enabled()) {
@@ -189,6 +225,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   tool.input_schema = std::move(schema);
   tool.annotations.read_only = read_only;
   tool.owner = kPinToolsOwner;
+  if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
       auto result = fn(pins, args);
@@ -206,7 +243,8 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
 }
 
 json cursor_properties() {
-  return {{"pin", kPinNumberOrName},
+  return {{"pin", kPinNumberOfPinOrName},
+          {"name", kPinName},
           {"since", {{"type", "integer"}, {"minimum", 0}, {"default", 0},
                      {"description", "Return only entries with a sequence number above this (next_since of the last reply)"}}},
           {"limit", {{"type", "integer"}, {"minimum", 1}, {"description", "At most this many entries, oldest first"}}}};
@@ -236,15 +274,15 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
                            std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
   add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
-      object_schema({{"pin", kPinNumberOrName}}, {"pin"}), get_pin_summary, true);
+      object_schema({{"pin", kPinNumberOfPinOrName}, {"name", kPinName}}, json::array()), get_pin_summary, true);
   auto buffer_properties = cursor_properties();
   buffer_properties["timestamps"] = {{"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
   add(registry, pins, "get_pin_buffer",
       "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read only new samples",
-      object_schema(std::move(buffer_properties), {"pin"}), get_pin_buffer, true);
+      object_schema(std::move(buffer_properties), json::array()), get_pin_buffer, true);
   add(registry, pins, "get_pin_events",
       "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read only new ones",
-      object_schema(cursor_properties(), {"pin"}), get_pin_events, true);
+      object_schema(cursor_properties(), json::array()), get_pin_events, true);
 }
 
 json describe_pins(const PinTable& pins) {

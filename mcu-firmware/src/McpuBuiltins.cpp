@@ -37,7 +37,7 @@ const char kDuty[] PROGMEM = "duty";
 const char kSince[] PROGMEM = "since";
 const char kLimit[] PROGMEM = "limit";
 const char kPinDoc[] PROGMEM = MCPU_DOC("GPIO pin number");
-const char kPinRefDoc[] PROGMEM = MCPU_DOC("Pin number or pin name");
+const char kPinRefDoc[] PROGMEM = MCPU_DOC("Pin number (its name is accepted too)");
 const char kValueDoc[] PROGMEM = MCPU_DOC("true = HIGH, false = LOW");
 const char kDutyDoc[] PROGMEM = MCPU_DOC("0 = off, 255 = fully on");
 const char kSinceDoc[] PROGMEM =

@@ -58,10 +58,8 @@ void McpDevice::writeSchema(JsonWriter& w, uint8_t builtin, const mcpu::ToolSlot
         w.value(Text(F("string")));
         break;
       case MCP_PIN_REF:
-        w.beginArray();
+        // A pin's name is accepted too, but hosts read one type per property.
         w.value(Text(F("integer")));
-        w.value(Text(F("string")));
-        w.endArray();
         break;
     }
     if (!p.description.empty()) w.member(F("description"), p.description);

@@ -229,7 +229,7 @@ sampling = { interval_ms = 10, edges = "both" }
   EXPECT_EQ(events, 3);
 }
 
-TEST_F(DbusControl, ReloadThatChangesPinsSignalsToolsChanged) {
+TEST_F(DbusControl, ReloadThatChangesTheToolsSignalsToolsChanged) {
   // Outputs only: no pin events to wait through.
   const std::string outputs_only =
       "device = \"quiet\"\nboard = \"sim\"\nlisten = [\"127.0.0.1:0\"]\n"
@@ -239,13 +239,15 @@ TEST_F(DbusControl, ReloadThatChangesPinsSignalsToolsChanged) {
   ASSERT_TRUE(watch.start_program(MCPUCTL_BINARY, {"--bus=session", "watch", "--count", "1", "--json"}));
   ASSERT_TRUE(watch.wait_for_log("watching io.mcpud.Daemon1 signals"));
 
-  daemon_.write_file("mcpud.toml", outputs_only + "[[pins]]\nname = \"relay\"\npin = 5\ntype = \"digital_output\"\n");
+  // The first sampled pin brings the sampling tools (and no pin events: no thresholds).
+  daemon_.write_file("mcpud.toml", outputs_only + "[[pins]]\nname = \"temp\"\npin = 26\ntype = \"adc_input\"\n"
+                                                  "sampling = { interval_ms = 1000 }\n");
   daemon_.signal(SIGHUP);
   ASSERT_EQ(watch.wait_exit(20s), 0) << watch.log();
   EXPECT_EQ(json::parse(watch.stdout_text()), (json{{"signal", "ToolsChanged"}}));
   const json pins = ctl({"pins", "--json"}).json();
   ASSERT_EQ(pins.size(), 2u) << pins.dump();
-  EXPECT_EQ(pins[1]["name"], "relay");
+  EXPECT_EQ(pins[1]["name"], "temp");
 }
 
 TEST_F(DbusControl, WatchEndsWhenTheDaemonStops) {

@@ -146,6 +146,44 @@ TEST_F(Bridge, AvrDeviceWithoutSchemasGetsFallbackSchemas) {
   EXPECT_TRUE(find_pin(all, "nano__sensor")["capabilities"].is_null()) << "AVR pins have no sampling";
 }
 
+// Every `type` in `schema` is a single string: reference-style MCP/U hosts and
+// several LLM function-calling APIs skip or refuse a property whose type is a list.
+void expect_single_types(const json& schema, const std::string& where) {
+  if (!schema.is_object()) return;
+  if (const auto type = schema.find("type"); type != schema.end())
+    EXPECT_TRUE(type->is_string()) << where << ".type is " << type->dump();
+  for (const char* key : {"properties", "patternProperties", "$defs", "definitions"}) {
+    if (const auto map = schema.find(key); map != schema.end() && map->is_object())
+      for (const auto& [name, sub] : map->items()) expect_single_types(sub, where + "." + name);
+  }
+  for (const char* key : {"items", "additionalProperties", "not", "contains"}) {
+    if (const auto sub = schema.find(key); sub != schema.end()) expect_single_types(*sub, where + "." + key);
+  }
+  for (const char* key : {"anyOf", "oneOf", "allOf", "prefixItems"}) {
+    if (const auto list = schema.find(key); list != schema.end() && list->is_array())
+      for (std::size_t i = 0; i < list->size(); ++i)
+        expect_single_types((*list)[i], where + "." + key + "[" + std::to_string(i) + "]");
+  }
+}
+
+TEST_F(Bridge, EverySchemaMcpudEmitsHasOneTypePerProperty) {
+  // The daemon's own tools (pins, sampling, info, serial), an AVR device's
+  // fallback schemas and a rich device's own schemas.
+  auto avr = ScriptedDevice::on_pty({.avr = true}, link("ttyACM0"));
+  auto rich = ScriptedDevice::on_tcp({.device = "esp32"});
+  ASSERT_TRUE(avr && rich);
+  start({{"nano", serial(link("ttyACM0"))}, {"esp", tcp(rich->tcp_port())}});
+  ASSERT_TRUE(wait_tool("nano__gpio_write", true) && wait_tool("esp__get_pin_buffer", true));
+  const json tools = listing()["tools"];
+  ASSERT_GT(tools.size(), 30u) << tools.dump();
+  for (const auto& tool : tools) {
+    const std::string name = tool["name"];
+    ASSERT_TRUE(tool.contains("inputSchema")) << name;
+    expect_single_types(tool["inputSchema"], name + ".inputSchema");
+    if (tool.contains("outputSchema")) expect_single_types(tool["outputSchema"], name + ".outputSchema");
+  }
+}
+
 TEST_F(Bridge, TornRequestAnsweredWithIdZeroParseErrorIsSentAgainOnce) {
   auto device = ScriptedDevice::on_pty({.tear_first_request = true}, link("ttyUNO"));
   ASSERT_TRUE(device);

@@ -96,8 +96,9 @@ TEST_F(ServicesUplink, AuthenticatesThenRegistersEveryToolWithReducedSchemas) {
   EXPECT_EQ(pwm["required"], json::array({"pin", "duty"}));
   EXPECT_EQ(pwm["properties"]["duty"],
             json({{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}));
-  // A pin given by number or name: the union becomes the string form.
-  EXPECT_EQ(services_["get_pin_summary"]["parameters"]["properties"]["pin"]["type"], "string");
+  // A sampled pin by number or by name: one property of one type each.
+  EXPECT_EQ(services_["get_pin_summary"]["parameters"]["properties"]["pin"]["type"], "integer");
+  EXPECT_EQ(services_["get_pin_summary"]["parameters"]["properties"]["name"]["type"], "string");
   // Defaults are not a keyword the server knows.
   EXPECT_FALSE(services_["get_pin_buffer"]["parameters"]["properties"]["since"].contains("default"));
   EXPECT_TRUE(daemon_.wait_for_log("registered " + std::to_string(services_.size()) + " services"));
@@ -115,6 +116,15 @@ TEST_F(ServicesUplink, CallsChangeAPinAndReadItBack) {
   // The loopback input follows the LED, read by name.
   EXPECT_EQ(peer_.call("call_003", "gpio_write", {{"pin", 2}, {"value", false}})["success"], true);
   EXPECT_EQ(peer_.call("call_004", "gpio_read", {{"pin", 2}})["data"]["value"], false);
+}
+
+TEST_F(ServicesUplink, APinGivenAsNumericTextOrByNameIsFound) {
+  start();
+  EXPECT_EQ(peer_.call("s1", "get_pin_summary", {{"pin", "34"}})["data"]["name"], "light") << "\"34\" is pin 34";
+  EXPECT_EQ(peer_.call("s2", "get_pin_summary", {{"name", "light"}})["data"]["pin"], 34);
+  EXPECT_EQ(peer_.call("s3", "get_pin_summary", {{"pin", "light"}})["data"]["pin"], 34) << "the older form";
+  EXPECT_EQ(peer_.call("s4", "get_pin_summary", {{"pin", 34}, {"name", "button"}})["success"], false)
+      << "two different pins";
 }
 
 TEST_F(ServicesUplink, AResultGoesOutUnderItsCallsTaskIdAndSeq) {

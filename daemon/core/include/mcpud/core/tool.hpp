@@ -36,6 +36,9 @@ struct Tool {
   // Accept a string that parses as a number where the schema wants an integer or
   // a number ("9600" for 9600), as some clients send them.
   bool coerce_numeric_strings = false;
+  // Runs before validation, to accept an older form of the arguments (e.g. a pin
+  // name given in `pin` now that names have their own `name` property).
+  std::function<void(nlohmann::json& arguments)> upgrade_arguments;
   ToolInvoke invoke;  // receives arguments already validated, defaults filled in
 };
 
