@@ -241,6 +241,13 @@ std::expected<Config, std::string> from_json(json document) {
   config.mcp = std::move(*mcp);
   config.serial = serial::parse_config(document["serial"]);
   if (auto bridges = parse_bridges(document["bridges"], config.bridges); !bridges) return std::unexpected(bridges.error());
+  // --check-config shows what a bridge really uses: defaults that depend on the
+  // link are not in the schema, and a TCP link has no baud rate.
+  for (std::size_t i = 0; i < config.bridges.size(); ++i) {
+    auto& shown = document["bridges"][i];
+    shown["reset_wait_ms"] = config.bridges[i].reset_wait_ms;
+    if (!config.bridges[i].tcp.empty()) shown.erase("baud");
+  }
   auto uplink = parse_uplink_sections(document);
   if (!uplink) return std::unexpected(uplink.error());
   config.uplink = std::move(*uplink);

@@ -141,6 +141,20 @@ TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {
   EXPECT_TRUE(contains(daemon.log(), "OK, 5 pins"));
 }
 
+TEST(Process, CheckConfigPrintsTheDefaultsABridgeResolvesToo) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file(
+      "bridges.toml", "[[bridges]]\nid = \"esp\"\ntcp = \"127.0.0.1:4000\"\n[[bridges]]\nid = \"uno\"\nport = \"/dev/ttyACM0\"\n");
+  ASSERT_TRUE(daemon.start({"--check-config", config}));
+  ASSERT_EQ(daemon.wait_exit(10s), 0) << daemon.log();
+  const json bridges = json::parse(daemon.stdout_text(), nullptr, false)["bridges"];
+  ASSERT_EQ(bridges.size(), 2u) << daemon.stdout_text();
+  EXPECT_EQ(bridges[0]["reset_wait_ms"], 0);
+  EXPECT_FALSE(bridges[0].contains("baud")) << "a TCP link has no baud rate";
+  EXPECT_EQ(bridges[1]["reset_wait_ms"], 600) << "a serial board resets when opened";
+  EXPECT_EQ(bridges[1]["baud"], 115200);
+}
+
 TEST(Process, CheckConfigOfABadPinTypeExitsOneNamingTheKey) {
   DaemonProcess daemon;
   std::string text = sim_config_toml();
