@@ -142,7 +142,8 @@ struct Daemon::Impl {
   }
   McpFrontDoors mcp{{io, dispatcher, engine, events, sessions, limits, config,
                      [this]() -> tools::PinTable& { return *pins; }, kVersion,
-                     [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); }},
+                     [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
+                     [this] { return bridges.discovery_settled(); }},
                     options.mcp};
   Uplinks uplinks{{io, registry, dispatcher, engine, events, limits, config, kVersion}};
   bool stopped = false;

@@ -2,6 +2,8 @@
 // Standard MCP wiring: dialect, unix socket, Streamable HTTP, stdio.
 #include "app/mcp_front_doors.hpp"
 
+#include <boost/asio/steady_timer.hpp>
+
 #include "config/mcp_config.hpp"
 #include "dialects/mcp_dialect.hpp"
 #include "dialects/mcpu_subscribe.hpp"
@@ -12,6 +14,12 @@
 #include "transports/unix_listener.hpp"
 
 namespace mcpud::app {
+namespace {
+
+// How long a tools/list at start waits for configured bridges to be discovered.
+constexpr auto kBridgeSettleTime = std::chrono::seconds(2);
+
+}  // namespace
 
 McpFrontDoors::McpFrontDoors(Context context, McpOptions options)
     : ctx_(std::move(context)), options_(std::move(options)) {}
@@ -26,7 +34,9 @@ void McpFrontDoors::install() {
       [&config](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); },
       [pins = ctx_.pins] { return tools::list_pin_resources(pins()); },
       [pins = ctx_.pins](std::string_view uri) { return tools::read_pin_resource(pins(), uri); },
-      [this](std::string_view uri) { return resource_exists(uri); }};
+      [this](std::string_view uri) { return resource_exists(uri); },
+      [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
+  settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
 }
@@ -37,6 +47,17 @@ bool McpFrontDoors::resource_exists(std::string_view uri) const {
     return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()));
   if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;
   return tools::read_pin_resource(ctx_.pins(), uri).has_value();
+}
+
+void McpFrontDoors::when_tools_settled(std::function<void()> then) {
+  const bool settled = !ctx_.bridges_settled || ctx_.bridges_settled();
+  if (settled || std::chrono::steady_clock::now() >= settle_deadline_) return then();
+  // Only in the first seconds after start, and only while a client waits: a short poll is simplest.
+  auto timer = std::make_shared<boost::asio::steady_timer>(ctx_.io, std::chrono::milliseconds(20));
+  timer->async_wait([this, timer, then = std::move(then)](boost::system::error_code ec) mutable {
+    if (ec) return then();  // shutting down: answer with what there is
+    when_tools_settled(std::move(then));
+  });
 }
 
 bool McpFrontDoors::reconcile(std::function<void()> on_stdio_closed) {

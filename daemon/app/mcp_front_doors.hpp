@@ -3,6 +3,7 @@
 // the dispatcher, the unix socket listener, Streamable HTTP and the stdio client.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -40,6 +41,7 @@ class McpFrontDoors {
     std::function<tools::PinTable&()> pins;  // the current pin table
     std::string version;
     std::function<bool(std::string_view session_id)> serial_session_exists;
+    std::function<bool()> bridges_settled;  // every configured bridge finished its first discovery
   };
 
   McpFrontDoors(Context context, McpOptions options);
@@ -53,6 +55,8 @@ class McpFrontDoors {
   void close();
   // Whether the pin, serial session or tool a resource URI names exists.
   bool resource_exists(std::string_view uri) const;
+  // Runs `then` once the bridges have settled, or at once when 2 s have passed since install().
+  void when_tools_settled(std::function<void()> then);
 
  private:
   bool reconcile_unix_socket();
@@ -63,6 +67,8 @@ class McpFrontDoors {
   std::unique_ptr<transports::UnixListener> unix_listener_;
   std::unique_ptr<transports::HttpServer> http_;
   bool stdio_started_ = false;
+  // Until then a tools/list waits for the bridges' first discovery.
+  std::chrono::steady_clock::time_point settle_deadline_;
 };
 
 }  // namespace mcpud::app

@@ -53,6 +53,10 @@ void BridgeSet::retry_serial_bridges() {
   }
 }
 
+bool BridgeSet::discovery_settled() const {
+  return std::all_of(bridges_.begin(), bridges_.end(), [](const auto& bridge) { return bridge->settled(); });
+}
+
 tools::BoardPin* BridgeSet::find_pin(std::string_view name) {
   for (auto& bridge : bridges_) {
     if (auto* pin = bridge->find_pin(name)) return pin;

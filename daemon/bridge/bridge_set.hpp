@@ -39,6 +39,9 @@ class BridgeSet final : public tools::ForeignPins {
   // Stops every bridge (their tools are removed).
   void stop_all();
 
+  // Whether every bridge has finished its first discovery (ready, or failed and waiting).
+  bool discovery_settled() const;
+
   tools::BoardPin* find_pin(std::string_view name) override;
   // Appends every connected device's pins to an MCP/U pin registry array.
   void describe_pins(nlohmann::json& out) const;

@@ -84,7 +84,12 @@ void install_lifecycle(Dispatcher& dispatcher, EventHub& hub, const McpServer& s
 void install_tools(Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
   auto& registry = dispatcher.registry();
   dispatcher.add_method("tools/list", [&registry, server](rpc::Client&, json params, ToolReply reply) {
-    reply(list_tools_page(registry, params, server.page_bytes(), server.user_only));
+    // Hosts list once, right after start: a bridged device still being discovered would be missed.
+    auto list = [&registry, server, params = std::move(params), reply = std::move(reply)] {
+      reply(list_tools_page(registry, params, server.page_bytes(), server.user_only));
+    };
+    if (server.when_tools_settled) return server.when_tools_settled(std::move(list));
+    list();
   });
   dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json params, ToolReply reply) {
     auto name = required_string(params, "name");

@@ -29,6 +29,9 @@ struct McpServer {
   std::function<nlohmann::json()> list_resources;                             // [{uri, name, description, mimeType}]
   std::function<Result<nlohmann::json>(std::string_view uri)> read_resource;  // the resource's JSON value
   std::function<bool(std::string_view uri)> resource_exists;  // a pin, serial session or tool of that URI exists
+  // Runs `then` once the tool set is worth listing: at start, after the
+  // configured bridges' discovery (bounded); at once otherwise.
+  std::function<void(std::function<void()> then)> when_tools_settled;
 };
 
 // MCP's code for an unknown resource (the specification's "Resource not found").

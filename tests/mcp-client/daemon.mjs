@@ -57,6 +57,18 @@ export async function waitFor(condition, what, ms = 20000) {
   }
 }
 
+// Every page of tools/list, as `client` (an SDK Client) sees it.
+export async function allTools(client) {
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
 export class Daemon {
   constructor(options = {}) {
     this.dir = mkdtempSync(join(tmpdir(), "mcpud-mcp-"));

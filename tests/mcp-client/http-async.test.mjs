@@ -6,39 +6,12 @@
 import assert from "node:assert/strict";
 import { describe, it, before, after } from "node:test";
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { openSync, writeSync, closeSync, existsSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { Daemon, waitFor } from "./daemon.mjs";
-
-// A scripted MCP/U device on TCP: `slow_echo` answers after 300 ms, `never` never does.
-function startDevice() {
-  const tool = (name) => ({
-    name,
-    description: `${name} of the test device`,
-    inputSchema: { type: "object", properties: { text: { type: "string" } } },
-  });
-  const server = createServer((socket) => {
-    let buffered = "";
-    socket.on("error", () => {});
-    socket.on("data", (chunk) => {
-      buffered += chunk;
-      let newline;
-      while ((newline = buffered.indexOf("\n")) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        const request = JSON.parse(line);
-        const answer = (result) => socket.write(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\n");
-        if (request.method === "get_info") answer({ device: "async-dev", version: "1.0.0", platform: "test" });
-        else if (request.method === "list_tools") answer({ tools: [tool("slow_echo"), tool("never")], pins: [] });
-        else if (request.method === "slow_echo") setTimeout(() => answer({ echo: request.params.text }), 300);
-      }
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
+import { Daemon, waitFor, allTools } from "./daemon.mjs";
+import { startDevice } from "./device.mjs";
 
 // A pty pair from socat: mcpud opens `ttyDut`, the test plays the device on `ttyPeer`.
 async function startPty(dir) {
@@ -47,18 +20,6 @@ async function startPty(dir) {
   const socat = spawn("socat", [`pty,raw,echo=0,link=${dut}`, `pty,raw,echo=0,link=${peer}`], { stdio: "ignore" });
   await waitFor(() => existsSync(dut) && existsSync(peer), "socat's ptys");
   return { socat, dut, peer };
-}
-
-// Every page of tools/list.
-async function allTools(client) {
-  const tools = [];
-  let cursor;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : {});
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
 }
 
 function extraConfig(dir, devicePort) {
