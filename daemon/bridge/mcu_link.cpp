@@ -3,6 +3,7 @@
 #include "bridge/mcu_link.hpp"
 
 #include "bridge/device_reply.hpp"
+#include "mcpud/core/call_cancellation.hpp"
 #include "mcpud/core/log.hpp"
 
 namespace mcpud::bridge {
@@ -96,11 +97,30 @@ void McuLink::call(const std::string& method, const json& params, ToolReply repl
   std::string line = request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   const auto deadline = CallTable::Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
   CallTable::Call call{id, std::move(line), std::move(reply), deadline, false};
+  // A cancelled call frees its slot at once; a late reply from the device is then unmatched.
+  if (auto* cancellation = CallCancellation::current()) {
+    cancellation->on_cancel([weak = weak_from_this(), id] {
+      if (auto self = weak.lock()) self->abandon(id);
+    });
+  }
   if (one_at_a_time_ && calls_.size() > 0) {
     waiting_.push_back(std::move(call));
   } else {
     dispatch(std::move(call));
   }
+  arm_deadline_timer();
+}
+
+void McuLink::abandon(std::int64_t id) {
+  auto call = calls_.take(id);
+  if (!call) {
+    const auto waiting = std::find_if(waiting_.begin(), waiting_.end(), [id](const auto& c) { return c.id == id; });
+    if (waiting == waiting_.end()) return;
+    call = std::move(*waiting);
+    waiting_.erase(waiting);
+  }
+  call->reply(std::unexpected(Error::domain(DomainError::Timeout, options_.device_id + ": call cancelled")));
+  pump();
   arm_deadline_timer();
 }
 

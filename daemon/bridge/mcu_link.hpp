@@ -67,6 +67,8 @@ class McuLink : public std::enable_shared_from_this<McuLink> {
   void read_more();
   void on_line(std::string_view line);
   void dispatch(CallTable::Call call);
+  // Ends a call the client cancelled, whether on the wire or still waiting its turn.
+  void abandon(std::int64_t id);
   void pump();
   void send(std::string line);
   void write_next();

@@ -212,25 +212,52 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     }
     params = std::move(*params_it);
   }
+  const std::string& method = method_it->get_ref<const std::string&>();
+  if (is_notification && method == "notifications/cancelled") {
+    cancel_request(client, params);
+    done({});
+    return;
+  }
   // Shared so that a handler that throws before replying still gets an answer out.
   struct PendingReply {
     json id;
     bool notification;
     std::function<void(std::string)> done;
+    std::weak_ptr<Client::InFlight> in_flight;  // where a request waits to be answered (or cancelled)
+    std::string key;
+    std::shared_ptr<CallCancellation> cancellation;
     bool sent = false;
     void send(const ToolResult& result) {
       if (sent) return;
       sent = true;
-      done(notification ? std::string{} : response(id, result));
+      if (auto waiting = in_flight.lock()) waiting->erase(key);
+      // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
+      const bool silent = notification || (cancellation && cancellation->cancelled());
+      done(silent ? std::string{} : response(id, result));
     }
   };
   auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done)});
-  const std::string& method = method_it->get_ref<const std::string&>();
+  if (!is_notification) {
+    pending->cancellation = std::make_shared<CallCancellation>();
+    pending->key = dump(pending->id);
+    pending->in_flight = client.in_flight;
+    client.in_flight->insert_or_assign(pending->key, pending->cancellation);
+  }
+  CallCancellation::Scope current(pending->cancellation.get());
   try {
     handler_.handle(client, method, std::move(params), [pending](ToolResult result) { pending->send(result); });
   } catch (const std::exception& e) {
     pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
   }
+}
+
+void Engine::cancel_request(Client& client, const json& params) {
+  const auto request_id = params.find("requestId");
+  if (request_id == params.end()) return;
+  const auto found = client.in_flight->find(dump(*request_id));
+  if (found == client.in_flight->end()) return;  // answered already, or never sent: nothing to do
+  auto cancellation = found->second;  // cancel() may answer, which erases the entry
+  cancellation->cancel();
 }
 
 }  // namespace mcpud::rpc

@@ -13,6 +13,7 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/write.hpp>
 
+#include "mcpud/core/call_cancellation.hpp"
 #include "serial/encoding.hpp"
 #include "serial/serial_log.hpp"
 
@@ -131,12 +132,32 @@ void SerialSession::read(ReadRequest request, ReadDone done) {
   }
   auto waiter = std::make_shared<Waiter>(io_, std::move(request), std::move(done));
   waiters_.push_back(waiter);
+  // A cancelled read (MCP notifications/cancelled) leaves the queue at once, so
+  // the data that arrives later goes to the next read, not to nobody.
+  if (auto* cancellation = CallCancellation::current()) {
+    cancellation->on_cancel([weak = weak_from_this(), weak_waiter = std::weak_ptr<Waiter>(waiter)] {
+      auto self = weak.lock();
+      if (auto waiter = weak_waiter.lock(); self && waiter) self->cancel_read(waiter);
+    });
+  }
   waiter->deadline.expires_after(waiter->request.timeout);
   waiter->deadline.async_wait([weak = weak_from_this(), waiter](boost::system::error_code ec) {
     auto self = weak.lock();
     if (!ec && self) self->on_deadline(waiter);
   });
   service();
+}
+
+void SerialSession::cancel_read(const std::shared_ptr<Waiter>& waiter) {
+  const auto it = std::find(waiters_.begin(), waiters_.end(), waiter);
+  if (it == waiters_.end()) return;
+  const bool was_first = it == waiters_.begin();
+  waiters_.erase(it);
+  waiter->deadline.cancel();
+  ReadOutcome outcome;
+  outcome.end = ReadEnd::Timeout;
+  waiter->done(std::move(outcome));  // the engine drops this answer
+  if (was_first) service();
 }
 
 void SerialSession::on_deadline(const std::shared_ptr<Waiter>& waiter) {

@@ -94,6 +94,7 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
 
   // Queues a read; `done` is called once (maybe before read returns). Reads are
   // served in order; a read behind another one times out on its own deadline.
+  // Called while a request is dispatched, the read is cancellable (CallCancellation).
   void read(ReadRequest request, ReadDone done);
   // Writes all of `bytes` within `timeout` (TIMEOUT names how many got out).
   void write(std::string bytes, Millis timeout, WriteDone done);
@@ -142,6 +143,7 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   ReadOutcome take(std::size_t n, ReadEnd end);
   void finish_front(Result<ReadOutcome> result);
   void on_deadline(const std::shared_ptr<Waiter>& waiter);
+  void cancel_read(const std::shared_ptr<Waiter>& waiter);
   void arm_quiet_timer();
   void write_next();
   void on_written(boost::system::error_code ec, std::size_t n);

@@ -2,6 +2,7 @@
 // Starts a real mcpud for the MCP client tests: a temporary config, a unix
 // socket and an HTTP port of its own, and a way to rewrite the config and reload.
 import { spawn } from "node:child_process";
+import { connect } from "node:net";
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +68,34 @@ export async function allTools(client) {
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+// A newline-delimited JSON-RPC connection that keeps every message it receives.
+export async function lineClient(options) {
+  const socket = connect(options);
+  await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  const received = [];
+  let partial = "";
+  socket.on("data", (chunk) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop();
+    for (const line of lines) received.push(JSON.parse(line));
+  });
+  return {
+    received,
+    send: (message) => socket.write(JSON.stringify(message) + "\n"),
+    // The first received message matching `predicate`.
+    async next(predicate, what) {
+      await waitFor(() => received.some(predicate), what);
+      return received.find(predicate);
+    },
+    close: () => socket.end(),
+  };
+}
+
+// The TCP port mcpud logged it listens on (MCP/U and MCP over TCP).
+export function tcpPortOf(daemon) {
+  return Number(daemon.stderr.match(/tcp\] listening on 127\.0\.0\.1:(\d+)/)[1]);
 }
 
 export class Daemon {

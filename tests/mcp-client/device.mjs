@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
-// A scripted MCP/U microcontroller on TCP, for bridge tests driven by MCP clients.
+// Devices for the MCP client tests: a scripted MCP/U microcontroller on TCP (for
+// bridge tests) and a pty pair standing for a serial device.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
+import { waitFor } from "./daemon.mjs";
 
 // A scripted MCP/U device on TCP: `slow_echo` answers after 300 ms, `never` never
 // does; discovery (get_info) is answered after `discoveryDelayMs`.
@@ -29,4 +34,26 @@ export function startDevice({ discoveryDelayMs = 0 } = {}) {
     });
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+// A pty pair from socat: mcpud opens `ttyDut`, the test plays the device on `ttyPeer`.
+export async function startPty(dir) {
+  const dut = join(dir, "ttyDut");
+  const peer = join(dir, "ttyPeer");
+  const socat = spawn("socat", [`pty,raw,echo=0,link=${dut}`, `pty,raw,echo=0,link=${peer}`], { stdio: "ignore" });
+  await waitFor(() => existsSync(dut) && existsSync(peer), "socat's ptys");
+  return { socat, dut, peer };
+}
+
+// TOML for mcpud: serial ports under `dir` allowed, the scripted device bridged as "dev".
+export function serialAndBridgeConfig(dir, devicePort) {
+  return `
+[serial]
+ports = ["${dir}/tty*"]
+
+[[bridges]]
+id = "dev"
+tcp = "127.0.0.1:${devicePort}"
+timeout_ms = 1000
+`;
 }

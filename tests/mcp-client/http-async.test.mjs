@@ -5,34 +5,11 @@
 // leaves while its call is pending.
 import assert from "node:assert/strict";
 import { describe, it, before, after } from "node:test";
-import { spawn } from "node:child_process";
-import { openSync, writeSync, closeSync, existsSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { openSync, writeSync, closeSync, readSync } from "node:fs";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Daemon, waitFor, allTools } from "./daemon.mjs";
-import { startDevice } from "./device.mjs";
-
-// A pty pair from socat: mcpud opens `ttyDut`, the test plays the device on `ttyPeer`.
-async function startPty(dir) {
-  const dut = join(dir, "ttyDut");
-  const peer = join(dir, "ttyPeer");
-  const socat = spawn("socat", [`pty,raw,echo=0,link=${dut}`, `pty,raw,echo=0,link=${peer}`], { stdio: "ignore" });
-  await waitFor(() => existsSync(dut) && existsSync(peer), "socat's ptys");
-  return { socat, dut, peer };
-}
-
-function extraConfig(dir, devicePort) {
-  return `
-[serial]
-ports = ["${dir}/tty*"]
-
-[[bridges]]
-id = "dev"
-tcp = "127.0.0.1:${devicePort}"
-timeout_ms = 1000
-`;
-}
+import { startDevice, startPty, serialAndBridgeConfig } from "./device.mjs";
 
 describe("asynchronous tools over Streamable HTTP", () => {
   let device, pty, daemon, client, url;
@@ -41,7 +18,7 @@ describe("asynchronous tools over Streamable HTTP", () => {
     device = await startDevice();
     daemon = new Daemon({ http: "127.0.0.1:0" });
     pty = await startPty(daemon.dir);
-    daemon.extra = extraConfig(daemon.dir, device.address().port);
+    daemon.extra = serialAndBridgeConfig(daemon.dir, device.address().port);
     await daemon.start();
     url = new URL(`http://${daemon.httpAddress}/mcp`);
     client = new Client({ name: "async-test", version: "1.0.0" });

@@ -3,33 +3,9 @@
 // and gets the same notifications MCP clients get; an MCP client works on plain
 // TCP; the voice-assistant envelope works on the unix socket, which is mode 0660.
 import assert from "node:assert/strict";
-import { connect } from "node:net";
 import { statSync } from "node:fs";
 import { describe, it, before, after } from "node:test";
-import { Daemon, waitFor } from "./daemon.mjs";
-
-// A newline-delimited JSON-RPC connection that keeps every message it receives.
-async function lineClient(options) {
-  const socket = connect(options);
-  await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  const received = [];
-  let partial = "";
-  socket.on("data", (chunk) => {
-    const lines = (partial + chunk).split("\n");
-    partial = lines.pop();
-    for (const line of lines) received.push(JSON.parse(line));
-  });
-  return {
-    received,
-    send: (message) => socket.write(JSON.stringify(message) + "\n"),
-    // The first received message matching `predicate`.
-    async next(predicate, what) {
-      await waitFor(() => received.some(predicate), what);
-      return received.find(predicate);
-    },
-    close: () => socket.end(),
-  };
-}
+import { Daemon, waitFor, lineClient } from "./daemon.mjs";
 
 describe("MCP and subscriptions on line transports", () => {
   const daemon = new Daemon();

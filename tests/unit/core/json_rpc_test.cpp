@@ -38,6 +38,15 @@ class ScriptedHandler final : public MethodHandler {
       throw std::runtime_error("after");
     } else if (method == "later") {
       deferred.push_back(std::move(reply));
+    } else if (method == "stoppable") {  // answers later; a cancellation stops it (and it still answers)
+      auto shared = std::make_shared<ToolReply>(std::move(reply));
+      deferred.push_back([shared](ToolResult r) { (*shared)(std::move(r)); });
+      if (auto* cancellation = CallCancellation::current()) {
+        cancellation->on_cancel([this, shared] {
+          ++stopped;
+          (*shared)(json("stopped"));
+        });
+      }
     } else if (method == "twice") {
       reply(json(1));
       reply(json(2));
@@ -52,6 +61,13 @@ class ScriptedHandler final : public MethodHandler {
   };
   std::vector<Call> calls;
   std::vector<ToolReply> deferred;
+  int stopped = 0;
+};
+
+// A client that keeps nothing it is pushed.
+class DetachedClientForTest final : public Client {
+ public:
+  void push(std::string) override {}
 };
 
 class JsonRpcEngine : public ::testing::Test {
@@ -72,6 +88,27 @@ class JsonRpcEngine : public ::testing::Test {
   ScriptedHandler handler;
   Engine engine{handler};
 };
+
+TEST_F(JsonRpcEngine, Cancelled_RequestIsStoppedAndGetsNoResponse) {
+  std::vector<std::string> replies;
+  DetachedClientForTest client;
+  const auto collect = [&](std::string reply) { replies.push_back(std::move(reply)); };
+  engine.handle_line(R"({"jsonrpc":"2.0","id":"a","method":"stoppable"})", client, collect);
+  engine.handle_line(R"({"jsonrpc":"2.0","id":2,"method":"stoppable"})", client, collect);
+  EXPECT_EQ(client.in_flight->size(), 2u);
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}})", client, collect);
+  EXPECT_EQ(handler.stopped, 1);
+  EXPECT_TRUE(replies.empty()) << "the cancelled request must not be answered";
+  EXPECT_EQ(client.in_flight->size(), 1u);
+  handler.deferred[0](json("late"));  // the stopped call's own late answer is dropped too
+  EXPECT_TRUE(replies.empty());
+  handler.deferred[1](json("done"));
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(json::parse(replies[0])["id"], 2);
+  EXPECT_TRUE(client.in_flight->empty());
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})", client, collect);
+  EXPECT_EQ(handler.stopped, 1) << "answered requests are not cancelled";
+}
 
 TEST_F(JsonRpcEngine, Request_GetsResultWithItsId) {
   const auto reply = reply_to(R"({"jsonrpc":"2.0","id":7,"method":"echo","params":{"a":1}})");

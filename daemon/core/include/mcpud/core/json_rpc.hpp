@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcpud/core/call_cancellation.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/tool.hpp"
 
@@ -50,6 +52,11 @@ class Client {
   // The envelope's session_id, set once the client used the envelope.
   std::optional<nlohmann::json> envelope_session;
   McpConventions conventions = McpConventions::Standard;
+
+  // The client's requests that have not answered yet, by id (serialized), so
+  // notifications/cancelled can find them. Shared: answers outlive the client.
+  using InFlight = std::map<std::string, std::shared_ptr<CallCancellation>>;
+  std::shared_ptr<InFlight> in_flight = std::make_shared<InFlight>();
 };
 
 // Serves methods; `reply` must be called exactly once, now or later. `client`
@@ -86,6 +93,8 @@ class Engine {
  private:
   void handle_parsed(nlohmann::json& message, Client& client, Responder respond);
   void handle_message(nlohmann::json& message, Client& client, std::function<void(std::string)> done);
+  // notifications/cancelled: stops the client's request params.requestId, if it still waits.
+  void cancel_request(Client& client, const nlohmann::json& params);
 
   MethodHandler& handler_;
   EngineLimits limits_;
