@@ -296,7 +296,20 @@ struct Daemon::Impl {
     return true;
   }
 
+  // A reload never takes the daemon down: whatever a step throws is reported and
+  // the daemon goes on with what it has.
   std::expected<void, std::string> reload() {
+    try {
+      return reload_steps();
+    } catch (const std::exception& e) {
+      const std::string why = std::string("reload failed: ") + e.what();
+      log::error("config", why);
+      events.publish({EventKind::Log, "config", {{"level", "error"}, {"message", why}}});
+      return std::unexpected(why);
+    }
+  }
+
+  std::expected<void, std::string> reload_steps() {
     log::info("daemon", "reloading ", options.config_path.value_or("the built-in configuration"));
     auto loaded = load_config(options);
     // Clients see a failed reload too (MCP notifications/message).

@@ -256,9 +256,59 @@ std::expected<Config, std::string> from_json(json document) {
   return config;
 }
 
+constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
+constexpr std::size_t kMaxConfigNesting = 64;
+
+// Finds a key with more dotted parts, or a value with deeper arrays and inline
+// tables, than `limit`, without parsing: strings and comments are skipped. The
+// error starts with the line number.
+std::expected<void, std::string> check_toml_nesting(std::string_view text, std::size_t limit) {
+  std::size_t line = 1, depth = 0, dots = 0;
+  bool in_key = true;  // before the line's '=' (or in a [table] header)
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      const bool triple = text.substr(i, 3) == std::string(3, c);
+      const auto end = triple ? text.find(std::string(3, c), i + 3) : text.find_first_of(std::string(1, c) + "\n", i + 1);
+      for (std::size_t j = i; j < std::min(end, text.size()); ++j) {
+        if (text[j] == '\\' && c == '"' && !triple) ++j;  // an escaped quote does not end a basic string
+        if (j < text.size() && text[j] == '\n') ++line;
+      }
+      if (end == std::string_view::npos) break;
+      i = end + (triple ? 2 : 0);
+      if (!triple && text[end] == '\n') --i;  // an unterminated one-line string: let the parser report it
+      continue;
+    }
+    if (c == '#') {
+      i = std::min(text.find('\n', i), text.size()) - 1;
+    } else if (c == '\n') {
+      ++line;
+      dots = 0;
+      in_key = depth == 0;
+    } else if (c == '=' && depth == 0) {
+      in_key = false;
+    } else if (c == '.' && ++dots >= (in_key ? limit : limit * 16)) {
+      // In a value a dot may be a decimal point: only a line full of them is refused.
+      return std::unexpected(std::to_string(line) + ": a key of more than " + std::to_string(limit) + " dotted parts");
+    } else if ((c == '[' || c == '{') && !in_key && ++depth > limit) {
+      return std::unexpected(std::to_string(line) + ": arrays or inline tables nested deeper than " + std::to_string(limit));
+    } else if ((c == ']' || c == '}') && !in_key && depth > 0) {
+      --depth;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::expected<Config, std::string> parse(std::string_view toml_text, std::string_view source) {
+  // toml++ parses nesting recursively: bound what reaches it.
+  if (toml_text.size() > kMaxConfigBytes) {
+    return std::unexpected(std::string(source) + ": " + std::to_string(toml_text.size()) + " bytes, more than a configuration may have (" +
+                           std::to_string(kMaxConfigBytes) + ")");
+  }
+  if (auto nesting = check_toml_nesting(toml_text, kMaxConfigNesting); !nesting)
+    return std::unexpected(std::string(source) + ":" + nesting.error());
   toml::table table;
   try {
     table = toml::parse(toml_text, source);

@@ -21,7 +21,7 @@ void add_mcp_schema(json& schema) {
   properties["unix_socket"] = json::parse(R"({
     "type": "object", "additionalProperties": false, "default": {},
     "properties": {
-      "path": {"type": "string"},
+      "path": {"type": "string", "maxLength": 107},
       "group": {"type": "string", "default": ""},
       "mode": {"type": "string", "pattern": "^0?[0-7]{3}$", "default": "0660"}
     }

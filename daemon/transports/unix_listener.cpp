@@ -62,6 +62,11 @@ UnixListener::UnixListener(boost::asio::io_context& io, UnixSocketOptions option
 UnixListener::~UnixListener() { close(); }
 
 std::expected<void, std::string> UnixListener::open() {
+  // sockaddr_un holds 108 bytes with the terminating NUL; Asio throws on a longer path.
+  if (options_.path.size() > kMaxUnixPathBytes) {
+    return std::unexpected("unix socket path is " + std::to_string(options_.path.size()) + " bytes, longer than " +
+                           std::to_string(kMaxUnixPathBytes) + ": " + options_.path.substr(0, 60) + "...");
+  }
   auto& io = static_cast<boost::asio::io_context&>(acceptor_.get_executor().context());
   std::error_code fs_error;
   if (std::filesystem::is_socket(options_.path, fs_error)) {

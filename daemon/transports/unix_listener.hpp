@@ -4,6 +4,7 @@
 // group of the socket.
 #pragma once
 
+#include <cstddef>
 #include <expected>
 #include <string>
 
@@ -15,6 +16,9 @@
 #include "transports/session.hpp"
 
 namespace mcpud::transports {
+
+// The longest path a unix socket can have (sockaddr_un::sun_path less its NUL).
+inline constexpr std::size_t kMaxUnixPathBytes = 107;
 
 struct UnixSocketOptions {
   std::string path;

@@ -101,6 +101,44 @@ TEST(Process, OnlyAReloadThatChangesTheToolsTellsMcpClients) {
   EXPECT_TRUE(contains(*pushed, "notifications/tools/list_changed")) << *pushed;
 }
 
+TEST(Process, CheckConfigRefusesNestingAndSocketPathsBeyondTheLimits) {
+  const std::string deep_key = "a" + [] {
+    std::string dots;
+    for (int i = 0; i < 30000; ++i) dots += ".a";
+    return dots;
+  }() + " = 1\n";
+  const std::string deep_array = "x = " + std::string(30000, '[') + std::string(30000, ']') + "\n";
+  const std::string long_socket = "[unix_socket]\npath = \"/tmp/" + std::string(200, 'p') + ".sock\"\n";
+  for (const auto& [text, expected] : {std::pair{deep_key, "a key of more than 64 dotted parts"},
+                                       {deep_array, "nested deeper than 64"},
+                                       {long_socket, "unix_socket.path: is 210 characters long"}}) {
+    DaemonProcess daemon;
+    ASSERT_TRUE(daemon.start({"--check-config", daemon.write_file("bad.toml", text)}));
+    EXPECT_EQ(daemon.wait_exit(10s), 1) << "a clean refusal, not a crash";
+    EXPECT_TRUE(contains(daemon.log(), expected)) << daemon.log();
+  }
+}
+
+TEST(Process, AnOverlongUnixSocketPathIsACleanErrorAtStartAndOnReload) {
+  DaemonProcess start;
+  ASSERT_TRUE(start.start({"--unix", "/tmp/" + std::string(150, 'q'), "--listen", "127.0.0.1:0", "--dbus=none"}));
+  EXPECT_EQ(start.wait_exit(10s), 1);
+  EXPECT_TRUE(contains(start.log(), "longer than 107")) << start.log();
+
+  // A reload to such a file is refused as a whole; the daemon goes on serving.
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml());
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  daemon.write_file("mcpud.toml", sim_config_toml() + "\n[unix_socket]\npath = \"/tmp/" + std::string(200, 'p') + "\"\n");
+  daemon.signal(SIGHUP);
+  ASSERT_TRUE(daemon.wait_for_log("keeping the running configuration")) << daemon.log();
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  EXPECT_EQ(client->result("get_info")["device"], "mcpud-sim");
+  EXPECT_TRUE(daemon.running());
+}
+
 TEST(Process, SighupWithABrokenConfigKeepsTheRunningOne) {
   DaemonProcess daemon;
   const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "steady"}));
