@@ -2,6 +2,9 @@
 // Validates JSON values against the JSON Schema subset described in schema.hpp.
 #include "mcpud/core/schema.hpp"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -10,7 +13,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <regex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -25,8 +27,7 @@ using Result = std::expected<void, std::string>;
 constexpr double kInt64Min = -9223372036854775808.0;
 constexpr double kUint64End = 18446744073709551616.0;
 
-// libstdc++'s regex matcher recurses at least once per input character; a string of
-// ~16 KB can overflow an 8 MB stack, so longer strings are refused, not matched.
+// Matching cost grows with the subject too: longer strings are refused, not matched.
 constexpr std::size_t kMaxPatternSubjectBytes = 2048;
 
 // One step from the root to the value being checked. Steps live on the stack of the
@@ -128,21 +129,60 @@ std::string describe(const json& branch) {
   return "a schema";
 }
 
-// Compiling a std::regex costs far more than matching, and schemas reuse a handful
-// of patterns, so each is compiled once per process. nullptr marks an invalid one.
-const std::regex* compiled(const std::string& pattern) {
+// Patterns come from untrusted schemas (a bridged device declares its own), so
+// they run on PCRE2 with bounds: a pattern longer than kMaxPatternBytes or
+// nested deeper than kMaxPatternNesting does not compile, and a match gives up
+// after kMatchLimit steps instead of backtracking for seconds.
+constexpr std::size_t kMaxPatternBytes = 4096;
+constexpr std::uint32_t kMaxPatternNesting = 64;
+constexpr std::uint32_t kMatchLimit = 100000;
+constexpr std::uint32_t kMatchDepthLimit = 5000;
+constexpr std::size_t kMaxCachedPatterns = 256;
+
+using Pattern = std::shared_ptr<const pcre2_code>;
+
+Pattern compile_pattern(const std::string& pattern) {
+  if (pattern.size() > kMaxPatternBytes) return nullptr;
+  pcre2_compile_context* context = pcre2_compile_context_create(nullptr);
+  pcre2_set_parens_nest_limit(context, kMaxPatternNesting);
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                                   PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C, &error, &offset,
+                                   context);
+  pcre2_compile_context_free(context);
+  if (!code) return nullptr;
+  return Pattern(code, [](const pcre2_code* c) { pcre2_code_free(const_cast<pcre2_code*>(c)); });
+}
+
+// Schemas reuse a handful of patterns (the config schema is checked on every
+// reload), so the first kMaxCachedPatterns are compiled once per process; a
+// device declaring thousands more gets its own, freed with its schema.
+// nullptr marks a pattern that does not compile.
+Pattern compiled(const std::string& pattern) {
   static std::mutex mutex;
-  static std::unordered_map<std::string, std::unique_ptr<const std::regex>> cache;
+  static std::unordered_map<std::string, Pattern> cache;
   const std::lock_guard lock(mutex);
-  auto [it, inserted] = cache.try_emplace(pattern);
-  if (inserted) {
-    try {
-      it->second = std::make_unique<const std::regex>(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
-      // Stays nullptr: the schema is broken, which validation reports.
-    }
-  }
-  return it->second.get();  // map nodes never move, so the regex outlives the lock
+  if (const auto it = cache.find(pattern); it != cache.end()) return it->second;
+  auto code = compile_pattern(pattern);
+  if (cache.size() < kMaxCachedPatterns) cache.emplace(pattern, code);
+  return code;
+}
+
+enum class PatternMatch { Found, NotFound, TooCostly };
+
+// JSON Schema patterns are not anchored: "a+" matches anywhere, "^a+$" the whole.
+PatternMatch search(const pcre2_code& code, std::string_view text) {
+  pcre2_match_data* data = pcre2_match_data_create_from_pattern(&code, nullptr);
+  pcre2_match_context* context = pcre2_match_context_create(nullptr);
+  pcre2_set_match_limit(context, kMatchLimit);
+  pcre2_set_depth_limit(context, kMatchDepthLimit);
+  const int rc = pcre2_match(&code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), 0, 0, data, context);
+  pcre2_match_context_free(context);
+  pcre2_match_data_free(data);
+  if (rc >= 0) return PatternMatch::Found;
+  if (rc == PCRE2_ERROR_NOMATCH) return PatternMatch::NotFound;
+  return PatternMatch::TooCostly;  // match, depth or heap limit
 }
 
 // The JSON types a "type" keyword can name, as bits. A number with no fractional
@@ -209,7 +249,7 @@ struct CompiledSchema::Node {
   const json* min_length = nullptr;
   const json* max_length = nullptr;
   const std::string* pattern = nullptr;
-  const std::regex* pattern_regex = nullptr;  // nullptr with `pattern` set: invalid regex
+  Pattern pattern_regex;  // null with `pattern` set: a pattern that does not compile
   const json* min_items = nullptr;
   const json* max_items = nullptr;
   std::unique_ptr<Node> items;
@@ -428,14 +468,21 @@ class Validator {
     }
     if (!schema.pattern) return {};
     if (!schema.pattern_regex) {
-      return fail(at, "the schema's pattern " + json(*schema.pattern).dump() + " is not a valid regular expression");
+      return fail(at, "the schema's pattern " + json(schema.pattern->substr(0, 200)).dump() +
+                          " is not a valid regular expression, or longer or more nested than mcpud accepts");
     }
     if (text.size() > kMaxPatternSubjectBytes) {
       return fail(at, "is " + counted(text.size(), "byte") + " long, too long to match against a pattern (at most " +
                           std::to_string(kMaxPatternSubjectBytes) + ")");
     }
-    // JSON Schema patterns are not anchored: "a+" matches anywhere, "^a+$" the whole.
-    if (!std::regex_search(text, *schema.pattern_regex)) return fail(at, "does not match pattern " + *schema.pattern);
+    switch (search(*schema.pattern_regex, text)) {
+      case PatternMatch::Found:
+        return {};
+      case PatternMatch::NotFound:
+        return fail(at, "does not match pattern " + *schema.pattern);
+      case PatternMatch::TooCostly:
+        return fail(at, "could not be matched against pattern " + *schema.pattern + " within mcpud's matching limits");
+    }
     return {};
   }
 

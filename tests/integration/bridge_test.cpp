@@ -213,6 +213,30 @@ TEST_F(Bridge, RequestsReadInTwoPiecesSucceedAfterTheirResend) {
   EXPECT_EQ(device->count_requests("gpio_write"), 2000u) << "each call sent exactly twice";
 }
 
+TEST_F(Bridge, HostilePatternsFromADeviceNeitherCrashNorFreezeTheDaemon) {
+  const auto tool_with_pattern = [](const std::string& name, const std::string& pattern) {
+    return json{{"name", name},
+                {"inputSchema", {{"type", "object"}, {"properties", {{"s", {{"type", "string"}, {"pattern", pattern}}}}}}}};
+  };
+  const std::string nested = std::string(100000, '(') + "a" + std::string(100000, ')');  // 200 KB
+  auto device = ScriptedDevice::on_tcp(
+      {.extra_tools = json::array({tool_with_pattern("nested", nested), tool_with_pattern("backtrack", "^(a+)+$")})});
+  ASSERT_TRUE(device);
+  start({{"evil", tcp(device->tcp_port())}});
+  ASSERT_TRUE(wait_tool("evil__backtrack", true)) << daemon_.log();
+
+  // Answered within the match limit, not after seconds of backtracking.
+  const json slow = client_->call("evil__backtrack", {{"s", std::string(29, 'a') + "b"}});
+  EXPECT_TRUE(contains(slow.dump(), "within mcpud's matching limits")) << slow.dump();
+  EXPECT_TRUE(client_->result("evil__backtrack", {{"s", std::string(29, 'a')}}).is_object());
+  const json broken = client_->call("evil__nested", {{"s", "a"}});
+  EXPECT_TRUE(contains(broken.dump(), "is not a valid regular expression")) << broken.dump();
+  EXPECT_TRUE(daemon_.running());
+  auto other = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->result("gpio_read", {{"pin", 2}})["pin"], 2) << "other clients are served";
+}
+
 TEST_F(Bridge, PolledToolIsCalledOnItsIntervalAndNeverOverlaps) {
   // Each read_touch answer takes longer than the polling interval.
   auto device = ScriptedDevice::on_pty({.polling_ms = 100, .read_touch_delay_ms = 250}, link("ttyUNO"));

@@ -330,6 +330,9 @@ json ScriptedDevice::handle(const std::string& method, const json& params) {
     return {{"result", {{"touched", ++touch_count_ % 2 == 0}, {"reading", touch_count_}}}};
   }
   if (method == "get_pin_buffer" && !options_.avr) return {{"result", pin_buffer(params)}};
+  for (const auto& extra : options_.extra_tools) {
+    if (extra.value("name", "") == method) return {{"result", json::object()}};
+  }
   return {{"error", {{"code", -32601}, {"message", "Method not found"}}}};
 }
 
@@ -372,6 +375,7 @@ json ScriptedDevice::list_tools() const {
                    {"description", "Read capacitive touch sensor"},
                    {"inputSchema", {{"type", "object"}, {"required", json::array()}, {"properties", json::object()}}},
                    {"polling", {{"enabled", true}, {"interval_ms", options_.polling_ms}}}});
+  for (const auto& extra : options_.extra_tools) tools.push_back(extra);
   json pins = json::array({{{"pin", 13}, {"name", "led"}, {"type", "digital_output"}, {"description", "Onboard LED"}}});
   json sensor = {
       {"pin", options_.avr ? 0 : 34}, {"name", "sensor"}, {"type", "adc_input"}, {"description", "Light sensor"}};

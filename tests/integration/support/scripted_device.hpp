@@ -35,6 +35,7 @@ struct ScriptedDeviceOptions {
   // arrives slowly: the head gets an id-0 -32700, the tail an id-0 -32600; only
   // the request sent again (same id) is answered.
   bool split_every_request = false;
+  nlohmann::json extra_tools = nlohmann::json::array();  // more list_tools entries, as declared (answered with {})
 };
 
 class ScriptedDevice {

@@ -381,11 +381,21 @@ TEST(Schema, Validate_MatchesPatternsAsUnanchoredEcmaScriptRegexes) {
 
 TEST(Schema, Validate_ReportsAnInvalidPatternInTheSchema) {
   EXPECT_EQ(error_of_copy({{"pattern", "(unclosed"}}, "x"),
-            "params: the schema's pattern \"(unclosed\" is not a valid regular expression");
+            "params: the schema's pattern \"(unclosed\" is not a valid regular expression, or longer or more nested "
+            "than mcpud accepts");
+}
+
+TEST(Schema, Validate_BoundsWhatAHostilePatternCosts) {
+  // 100,000 nested groups (std::regex compiled this recursively until the stack ran out).
+  const std::string nested = std::string(100000, '(') + "a" + std::string(100000, ')');
+  EXPECT_NE(error_of_copy({{"pattern", nested}}, "a").find("is not a valid regular expression"), std::string::npos);
+  // Exponential backtracking (std::regex took 8 s on 29 characters): refused within the match limit.
+  EXPECT_EQ(error_of_copy({{"pattern", "^(a+)+$"}}, std::string(29, 'a') + "b"),
+            "params: could not be matched against pattern ^(a+)+$ within mcpud's matching limits");
+  EXPECT_EQ(error_of_copy({{"pattern", "^(a+)+$"}}, std::string(29, 'a')), "") << "a match is still a match";
 }
 
 TEST(Schema, Validate_RefusesToMatchAPatternAgainstAVeryLongString) {
-  // Long enough to overflow the stack inside libstdc++'s recursive regex matcher.
   EXPECT_EQ(error_of_copy({{"pattern", "^(a|b)*$"}}, std::string(100000, 'a')),
             "params: is 100000 bytes long, too long to match against a pattern (at most 2048)");
   EXPECT_EQ(error_of_copy({{"pattern", "^(a|b)*$"}}, std::string(2048, 'a')), "");
