@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
     mcpud::log::set_level(*mcpud::log::parse_level(log_level));
   }
   if (!dbus_bus.empty()) options.dbus = dbus_bus;
+  // A host's own `mcpud --stdio` is one user's private server: it claims no bus
+  // name (the system daemon may own it) unless asked with --dbus.
+  if (options.mcp.stdio && dbus_bus.empty()) options.dbus = "none";
   if (!check_path.empty()) {
     options.config_path = check_path;
     return check_config(options);

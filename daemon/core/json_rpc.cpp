@@ -132,7 +132,8 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
     return;
   }
   json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) {
+  // The parser stops at a NUL as at the end: bytes after it would be ignored silently.
+  if (message.is_discarded() || line.find('\0') != std::string_view::npos) {
     respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     return;
   }

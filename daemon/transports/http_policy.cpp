@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <random>
 
 namespace mcpud::transports {
@@ -15,7 +16,14 @@ bool origin_allowed(std::string_view origin, const std::vector<std::string>& all
     if (!origin.starts_with(scheme)) continue;
     auto host = origin.substr(scheme.size());
     for (const std::string_view loopback : {"localhost", "127.0.0.1", "[::1]"}) {
-      if (host.starts_with(loopback) && (host.size() == loopback.size() || host[loopback.size()] == ':')) return true;
+      if (!host.starts_with(loopback)) continue;
+      // Only ":<port>" may follow: "http://127.0.0.1:1@evil.example" is evil.example.
+      const auto rest = host.substr(loopback.size());
+      if (rest.empty()) return true;
+      const auto port = rest.substr(1);
+      if (rest.front() == ':' && !port.empty() && port.size() <= 5 &&
+          std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return true;
     }
   }
   return false;
@@ -23,9 +31,14 @@ bool origin_allowed(std::string_view origin, const std::vector<std::string>& all
 
 bool bearer_accepted(std::string_view authorization, std::string_view token) {
   if (token.empty()) return true;
-  constexpr std::string_view kScheme = "Bearer ";
-  if (!authorization.starts_with(kScheme)) return false;
-  const auto given = authorization.substr(kScheme.size());
+  // The scheme is case-insensitive (RFC 7235): "bearer" and "BEARER" are Bearer.
+  constexpr std::string_view kScheme = "bearer ";
+  if (authorization.size() < kScheme.size() ||
+      !std::equal(kScheme.begin(), kScheme.end(), authorization.begin(),
+                  [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+    return false;
+  auto given = authorization.substr(kScheme.size());
+  while (given.starts_with(' ')) given.remove_prefix(1);
   if (given.size() != token.size()) return false;
   unsigned char difference = 0;
   for (std::size_t i = 0; i < token.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ token[i]);

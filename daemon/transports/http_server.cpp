@@ -129,9 +129,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     const auto target = std::string_view(request_.target().data(), request_.target().size());
     if (target.substr(0, target.find('?')) != "/mcp")
       return reply_error(http::status::not_found, "Not found: use /mcp");
-    const auto origin = header(http::field::origin);
-    if (!origin_allowed(origin, state_->options.allowed_origins)) {
-      return reply_error(http::status::forbidden, "Origin not allowed: " + std::string(origin));
+    // Every Origin header, not just the first: a browser sends one, so two is a trick.
+    for (auto [it, end] = request_.equal_range(http::field::origin); it != end; ++it) {
+      const std::string_view origin(it->value().data(), it->value().size());
+      if (!origin_allowed(origin, state_->options.allowed_origins) || origin.empty())
+        return reply_error(http::status::forbidden, "Origin not allowed: " + std::string(origin.substr(0, 200)));
     }
     if (!bearer_accepted(header(http::field::authorization), state_->options.token)) {
       Response res = text_response(http::status::unauthorized, "Missing or wrong bearer token");

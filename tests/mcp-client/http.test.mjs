@@ -3,6 +3,7 @@
 // Mcp-Session-Id, DELETE at the end; plus the HTTP-specific refusals.
 import assert from "node:assert/strict";
 import { describe, it, after } from "node:test";
+import { connect } from "node:net";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Daemon } from "./daemon.mjs";
@@ -31,6 +32,17 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal((await post(ping, { "Mcp-Session-Id": "nope" })).status, 404);
     assert.equal((await post(ping)).status, 400);
     assert.equal((await post("{not json", {})).status, 400);
+    assert.equal((await post(ping, { Origin: "http://127.0.0.1:1@evil.example" })).status, 403, "userinfo hiding a foreign host");
+    // Two Origin headers (fetch would merge them): every one is checked.
+    const [host, port] = daemon.httpAddress.split(":");
+    const raw = await new Promise((resolve) => {
+      const socket = connect(Number(port), host, () =>
+        socket.write("POST /mcp HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nOrigin: http://evil.example\r\n" +
+                     "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"));
+      let text = "";
+      socket.on("data", (d) => (text += d)).on("end", () => resolve(text)).on("error", () => resolve(text));
+    });
+    assert.match(raw, /^HTTP\/1\.1 403/);
   });
 
   it("answers in SSE when asked, allows one stream per session, bounds bodies, ends sessions", async () => {
@@ -63,6 +75,8 @@ describe("Streamable HTTP with a bearer token", () => {
     const bare = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     assert.equal(bare.status, 401);
     assert.equal(bare.headers.get("www-authenticate"), "Bearer");
+    const lowercase = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "bearer s3cret-token" }, body: "{}" });
+    assert.notEqual(lowercase.status, 401, "the scheme is case-insensitive (RFC 7235)");
     const client = new Client({ name: "mcpud-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: "Bearer s3cret-token" } } }));
     const { tools } = await client.listTools();

@@ -110,6 +110,12 @@ TEST_F(JsonRpcEngine, Cancelled_RequestIsStoppedAndGetsNoResponse) {
   EXPECT_EQ(handler.stopped, 1) << "answered requests are not cancelled";
 }
 
+TEST_F(JsonRpcEngine, ANulByteAnywhereIsAParseError) {
+  const std::string line("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\"}\0garbage", 48);
+  EXPECT_EQ(reply_to(line)["error"]["code"], -32700);
+  EXPECT_TRUE(handler.calls.empty());
+}
+
 TEST_F(JsonRpcEngine, Request_GetsResultWithItsId) {
   const auto reply = reply_to(R"({"jsonrpc":"2.0","id":7,"method":"echo","params":{"a":1}})");
   EXPECT_EQ(reply, json::parse(R"({"jsonrpc":"2.0","id":7,"result":{"method":"echo","params":{"a":1}}})"));

@@ -23,6 +23,9 @@ TEST(HttpPolicy, Origin_OthersOnlyWhenListed) {
   EXPECT_FALSE(origin_allowed("http://127.0.0.1.nip.io", {}));
   EXPECT_TRUE(origin_allowed("https://app.example", {"https://app.example"}));
   EXPECT_FALSE(origin_allowed("https://app.example:1", {"https://app.example"}));
+  EXPECT_FALSE(origin_allowed("http://127.0.0.1:8080@evil.example", {})) << "userinfo before an evil host";
+  EXPECT_FALSE(origin_allowed("http://localhost:@evil.example", {}));
+  EXPECT_FALSE(origin_allowed("http://localhost:80/x", {}));
 }
 
 TEST(HttpPolicy, Bearer_RequiredOnlyWhenConfigured) {
@@ -32,6 +35,9 @@ TEST(HttpPolicy, Bearer_RequiredOnlyWhenConfigured) {
   EXPECT_FALSE(bearer_accepted("Bearer s3creT", "s3cret"));
   EXPECT_FALSE(bearer_accepted("Basic s3cret", "s3cret"));
   EXPECT_FALSE(bearer_accepted("Bearer s3cret2", "s3cret"));
+  EXPECT_TRUE(bearer_accepted("bearer s3cret", "s3cret")) << "the scheme is case-insensitive";
+  EXPECT_TRUE(bearer_accepted("BEARER  s3cret", "s3cret"));
+  EXPECT_FALSE(bearer_accepted("Bearers3cret", "s3cret"));
 }
 
 TEST(HttpPolicy, SessionIds_AreLongHexAndDistinct) {
