@@ -28,13 +28,21 @@ struct ClientSession final : rpc::ClientState {
   std::set<std::string, std::less<>> uris;  // resources subscribed to
   EventHub::Subscription events;
 
-  void set_subscribed(const std::string& uri, bool on) {
-    if (on) {
-      uris.insert(uri);
-    } else {
+  // Subscribes or unsubscribes; a client holds at most kMaxSubscriptions (each
+  // costs memory and a check per event), beyond which subscribing fails.
+  Result<void> set_subscribed(const std::string& uri, bool on) {
+    if (!on) {
       uris.erase(uri);
+      return {};
     }
+    if (uris.size() >= kMaxSubscriptions && !uris.contains(uri)) {
+      return std::unexpected(Error::invalid_params("too many subscriptions on this connection (at most " +
+                                                   std::to_string(kMaxSubscriptions) + "); unsubscribe some first"));
+    }
+    uris.insert(uri);
+    return {};
   }
+  static constexpr std::size_t kMaxSubscriptions = 256;
 };
 
 // The client's session, created (and subscribed to `hub`) on first use.

@@ -159,7 +159,8 @@ void install_resources(Dispatcher& dispatcher, EventHub& hub, const McpServer& s
                                             std::string(domain_error_name(DomainError::ResourceNotFound)), *uri};
                               return reply(std::unexpected(std::move(missing)));
                             }
-                            client_session(client, hub).set_subscribed(*uri, subscribe);
+                            if (auto done = client_session(client, hub).set_subscribed(*uri, subscribe); !done)
+                              return reply(std::unexpected(done.error()));
                             reply(json::object());
                           });
   }

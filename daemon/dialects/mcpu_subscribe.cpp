@@ -36,7 +36,10 @@ void install_mcpu_subscribe(Dispatcher& dispatcher, EventHub& hub) {
                             auto uris = read_uris(params);
                             if (!uris) return reply(std::unexpected(uris.error()));
                             auto& session = client_session(client, hub);
-                            for (const auto& uri : *uris) session.set_subscribed(uri, subscribe);
+                            for (const auto& uri : *uris) {
+                              if (auto done = session.set_subscribed(uri, subscribe); !done)
+                                return reply(std::unexpected(done.error()));
+                            }
                             reply(json{{"subscribed", json(session.uris)}});
                           });
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "config/mcp_config.hpp"
+#include "dialects/client_session.hpp"
 #include "dialects/mcpu_subscribe.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "recording_client.hpp"
@@ -234,6 +235,18 @@ TEST_F(McpDialect, Resources_ReadGivesJsonTextAndUnknownUrisAnError) {
   EXPECT_EQ(unknown["error"]["data"]["uri"], "mcpu://serial/99");
   EXPECT_EQ(call("resources/unsubscribe", {{"uri", "mcpu://serial/99"}})["result"], json::object())
       << "unsubscribing from what is gone is harmless";
+}
+
+TEST_F(McpDialect, Subscriptions_AreBoundedPerClient) {
+  for (std::size_t i = 0; i < ClientSession::kMaxSubscriptions; ++i) {
+    const auto reply = call("subscribe", {{"uris", {"mcpu://serial/" + std::to_string(i)}}});
+    ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  }
+  const auto refused = call("subscribe", {{"uris", {"mcpu://serial/over"}}});
+  EXPECT_EQ(refused["error"]["code"], -32602);
+  EXPECT_NE(refused["error"]["message"].get<std::string>().find("too many subscriptions"), std::string::npos);
+  EXPECT_TRUE(call("unsubscribe", {{"uris", {"mcpu://serial/0"}}}).contains("result"));
+  EXPECT_TRUE(call("subscribe", {{"uris", {"mcpu://serial/over"}}}).contains("result")) << "room again";
 }
 
 TEST(WildcardMatch, MatchesStarsAnywhere) {
