@@ -252,6 +252,12 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
   }
 }
 
+void Client::cancel_pending() {
+  auto pending = std::move(*in_flight);  // cancel() answers, which erases from the map
+  in_flight->clear();
+  for (auto& [id, cancellation] : pending) cancellation->cancel();
+}
+
 void Engine::cancel_request(Client& client, const json& params) {
   const auto request_id = params.find("requestId");
   if (request_id == params.end()) return;

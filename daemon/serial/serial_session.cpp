@@ -130,6 +130,11 @@ void SerialSession::read(ReadRequest request, ReadDone done) {
     done(std::unexpected(not_open_error()));
     return;
   }
+  if (waiters_.size() >= kMaxPendingReads) {
+    done(std::unexpected(Error::domain(DomainError::Busy, "too many reads waiting on this session (at most " +
+                                                              std::to_string(kMaxPendingReads) + ")")));
+    return;
+  }
   auto waiter = std::make_shared<Waiter>(io_, std::move(request), std::move(done));
   waiters_.push_back(waiter);
   // A cancelled read (MCP notifications/cancelled) leaves the queue at once, so

@@ -123,6 +123,8 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   std::size_t buffered() const { return ring_.size(); }
   std::uint64_t lost() const { return ring_.lost(); }
   std::size_t pending_reads() const { return waiters_.size(); }
+  // Reads one session queues at most; more get BUSY (each holds a timer and its reply).
+  static constexpr std::size_t kMaxPendingReads = 16;
   std::chrono::system_clock::time_point opened_at() const { return opened_at_; }
   // The error every call on a session that is not open gets.
   Error not_open_error() const;

@@ -63,6 +63,7 @@ class LineSession final : public Session,
     if (closed_) return;
     closed_ = true;
     state.reset();  // ends the client's subscriptions now, not when the last handler runs
+    this->cancel_pending();
     boost::system::error_code ignored;
     stream_.close(ignored);
     if (on_closed_) on_closed_(*this);

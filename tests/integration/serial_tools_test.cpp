@@ -77,6 +77,30 @@ TEST_F(SerialTest, ReadWithNothingToReadTimesOutWithEmptyData) {
   EXPECT_EQ(read["bytes_read"], 0);
 }
 
+TEST_F(SerialTest, WaitingReadsAreBoundedAndEndWithTheirClient) {
+  SerialPeer peer(link("ttyWAIT"));
+  start();
+  const auto id = connect(peer);
+  auto reader = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(reader);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(reader->send_line(request_text("serial_read", {{"session_id", id}, {"timeout_ms", 300000}}, 100 + i)));
+  }
+  int busy = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto line = reader->read_line(10s);
+    ASSERT_TRUE(line) << "reads beyond the bound must be refused at once";
+    if (line->find("BUSY") != std::string::npos) ++busy;
+  }
+  EXPECT_EQ(busy, 4);
+  EXPECT_EQ(session_info(id)["pending_reads"], 16);
+  reader->close();  // the client leaves: its reads go with it
+  EXPECT_TRUE(eventually([&] { return session_info(id)["pending_reads"] == 0; }, 10s)) << session_info(id).dump();
+  // And the data is there for whoever reads next.
+  ASSERT_TRUE(device_sends(peer, id, "kept"));
+  EXPECT_EQ(result("serial_read", {{"session_id", id}, {"timeout_ms", 2000}})["data"], "kept");
+}
+
 TEST_F(SerialTest, NumbersSentAsStringsAreAcceptedOtherStringsAreNamed) {
   SerialPeer peer(link("ttySTR"));
   start();

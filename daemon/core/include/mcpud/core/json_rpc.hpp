@@ -57,6 +57,9 @@ class Client {
   // notifications/cancelled can find them. Shared: answers outlive the client.
   using InFlight = std::map<std::string, std::shared_ptr<CallCancellation>>;
   std::shared_ptr<InFlight> in_flight = std::make_shared<InFlight>();
+  // The client went away: stops what its requests still wait for (a serial
+  // read must not hold the session's data for nobody).
+  void cancel_pending();
 };
 
 // Serves methods; `reply` must be called exactly once, now or later. `client`
