@@ -115,7 +115,8 @@ struct Daemon::Impl {
               return reloaded;
             },
             std::string(dbus::bus_kind_name(bus)),
-            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); }};
+            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); },
+            [this](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); }};
   }
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:

@@ -43,8 +43,8 @@ bool in_admin_group(uid_t uid) {
   return std::find(groups.begin(), groups.end(), admin_gid) != groups.end();
 }
 
-Dict annotations_of(const Tool& tool) {
-  Dict dict{{"user_only", sdbus::Variant{tool.annotations.user_only}},
+Dict annotations_of(const Tool& tool, bool user_only) {
+  Dict dict{{"user_only", sdbus::Variant{user_only}},
             {"read_only", sdbus::Variant{tool.annotations.read_only}},
             {"destructive", sdbus::Variant{tool.annotations.destructive}},
             {"owner", sdbus::Variant{tool.owner}}};
@@ -117,6 +117,10 @@ std::uint64_t Control::uptime_s() const {
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count());
 }
 
+bool Control::is_user_only(const Tool& tool) const {
+  return source_.user_only ? source_.user_only(tool) : tool.annotations.user_only;
+}
+
 Dict Control::info() const {
   return {{"device", sdbus::Variant{source_.device()}},
           {"version", sdbus::Variant{source_.version}},
@@ -132,9 +136,10 @@ Dict Control::info() const {
 std::vector<ToolRow> Control::tools(bool with_user_tools) const {
   std::vector<ToolRow> rows;
   for (const auto& tool : registry_.tools()) {
-    if (tool->annotations.user_only && !with_user_tools) continue;
-    rows.push_back(
-        sdbus::make_struct(tool->name, tool->description, rpc::dump(tool->input_schema), annotations_of(*tool)));
+    const bool user_only = is_user_only(*tool);
+    if (user_only && !with_user_tools) continue;
+    rows.push_back(sdbus::make_struct(tool->name, tool->description, rpc::dump(tool->input_schema),
+                                      annotations_of(*tool, user_only)));
   }
   return rows;
 }
@@ -159,7 +164,7 @@ void Control::call_tool(const std::function<Caller()>& caller, const std::string
       return;
     }
   }
-  if (const auto tool = registry_.find(name); tool && tool->annotations.user_only) {
+  if (const auto tool = registry_.find(name); tool && is_user_only(*tool)) {
     if (const Caller who = caller(); !may_call_user_only_tools(who)) {
       reply(std::unexpected(to_bus_error(Error::domain(
           DomainError::NotAuthorized, "Not authorized: " + name + " is a user-only tool; uid " +

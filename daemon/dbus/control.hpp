@@ -41,6 +41,9 @@ struct ControlSource {
   std::string bus;  // "system" or "session", reported by GetInfo
   // A user turn through the services uplink (Ask); unset: not available.
   std::function<void(const std::string& text, std::function<void(Result<std::string>)> reply)> ask;
+  // Whether a tool is user-only: registered as such or named by [mcp]
+  // user_only_tools, the rule every door follows. Unset: the registration alone.
+  std::function<bool(const Tool&)> user_only;
 };
 
 // Who called: decides whether user-only tools may be called.
@@ -84,6 +87,8 @@ class Control {
   std::uint32_t client_count() const { return static_cast<std::uint32_t>(source_.clients().size()); }
 
  private:
+  bool is_user_only(const Tool& tool) const;
+
   ToolRegistry& registry_;
   ControlSource source_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();

@@ -98,6 +98,21 @@ TEST_F(DbusControl, ToolsListsEveryToolWithItsParameters) {
   EXPECT_EQ((*write)["annotations"]["user_only"], false);
 }
 
+TEST_F(DbusControl, ToolsFollowTheConfiguredUserOnlyRule) {
+  // The same rule as the MCP doors: [mcp] user_only_tools marks gpio_write.
+  start_daemon(sim_config_toml() + "\n[mcp]\nuser_only_tools = [\"gpio_write\"]\n");
+  const auto names_of = [](const json& tools) {
+    std::set<std::string> names;
+    for (const auto& tool : tools) names.insert(tool["name"].get<std::string>());
+    return names;
+  };
+  EXPECT_FALSE(names_of(ctl({"tools", "--json"}).json()).contains("gpio_write")) << "listed only with --all";
+  const json all = ctl({"tools", "--json", "--all"}).json();
+  const auto write = std::find_if(all.begin(), all.end(), [](const json& t) { return t["name"] == "gpio_write"; });
+  ASSERT_NE(write, all.end());
+  EXPECT_EQ((*write)["annotations"]["user_only"], true);
+}
+
 TEST_F(DbusControl, CallTypesArgumentsBySchemaAndPinsShowTheResult) {
   start_daemon();
   const auto call = ctl({"call", "gpio_write", "pin=2", "value=true", "--json"});
