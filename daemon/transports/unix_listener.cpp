@@ -76,7 +76,13 @@ std::expected<void, std::string> UnixListener::open() {
   }
   boost::system::error_code ec;
   acceptor_.open(stream_protocol(), ec);
-  if (!ec) acceptor_.bind(stream_protocol::endpoint(options_.path), ec);
+  if (!ec) {
+    // Created owner-only, so no one connects in the moment before apply_access
+    // sets the configured mode (one event-loop thread: the umask is ours).
+    const mode_t previous = ::umask(0177);
+    acceptor_.bind(stream_protocol::endpoint(options_.path), ec);
+    ::umask(previous);
+  }
   if (!ec) bound_ = true;
   if (!ec) acceptor_.listen(boost::asio::socket_base::max_listen_connections, ec);
   if (ec) {
