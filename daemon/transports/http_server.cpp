@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <unordered_map>
+#include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
@@ -43,6 +44,21 @@ bool has_request(const json& body) {
   if (message.is_array())
     return std::any_of(message.begin(), message.end(), [](const json& m) { return has_request(m); });
   return message.is_object() && message.contains("method") && message.contains("id");
+}
+
+// The ids of the requests in a body (one message, a batch, or either in the envelope).
+std::vector<json> request_ids(const json& body) {
+  const json& message = rpc::is_envelope(body) ? body["payload"] : body;
+  std::vector<json> ids;
+  const auto add = [&](const json& m) {
+    if (m.is_object() && m.contains("method") && m.contains("id")) ids.push_back(m["id"]);
+  };
+  if (message.is_array()) {
+    for (const auto& m : message) add(m);
+  } else {
+    add(message);
+  }
+  return ids;
 }
 
 bool is_initialize(const json& body) {
@@ -181,6 +197,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     }
     const bool sse = wants_sse();
     awaiting_reply_ = true;
+    pending_session_ = session;
+    pending_ids_ = request_ids(body);
     // The callback owns the connection: a tool that answers later (a serial read
     // that waits, a bridged call) must still find it to write the response.
     state_->engine.handle_line(request_.body(), *session, [self = shared_from_this(), sse](std::string reply) {
@@ -211,10 +229,24 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       if (peek_error == boost::asio::error::would_block) return self->watch_peer_while_waiting();
       if (peek_error || n == 0) {
         log::debug("http", self->peer_, ": client left while its call was pending");
+        self->cancel_pending_calls();
         return self->close();
       }
       // Bytes of a pipelined request: they wait in the socket for read_request.
     });
+  }
+
+  // The POST's calls have nobody to answer to: stop what they wait for (a serial
+  // read would otherwise hold the session's data until its timeout).
+  void cancel_pending_calls() {
+    auto session = pending_session_.lock();
+    if (!session) return;
+    for (const auto& id : pending_ids_) {
+      const auto found = session->in_flight->find(rpc::dump(id));
+      if (found == session->in_flight->end()) continue;
+      auto cancellation = found->second;  // cancel() answers, which erases the entry
+      cancellation->cancel();
+    }
   }
 
   void stop_watching_peer() {
@@ -386,6 +418,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   std::string writing_;
   bool write_active_ = false;
   bool awaiting_reply_ = false;  // a POST's call has not answered yet
+  std::weak_ptr<McpHttpSession> pending_session_;  // whose requests those are
+  std::vector<nlohmann::json> pending_ids_;         // the POST's request ids
   bool watching_peer_ = false;   // watch_peer_while_waiting has a wait pending
   unsigned watch_generation_ = 0;  // tells a cancelled wait from the current one
   bool closed_ = false;

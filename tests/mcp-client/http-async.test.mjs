@@ -105,13 +105,16 @@ describe("asynchronous tools over Streamable HTTP", () => {
         method: "POST",
         signal: abort.signal,
         headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": client.transport.sessionId },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "serial_read", arguments: { session_id: sessionId, timeout_ms: 400 } } }),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "serial_read", arguments: { session_id: sessionId, timeout_ms: 60000 } } }),
       }).catch(() => null);
       setTimeout(() => abort.abort(), 50);
       await request;
     }
-    // The abandoned reads time out inside mcpud; it keeps serving everyone.
-    await new Promise((r) => setTimeout(r, 600));
+    // The abandoned reads are cancelled at once, not left waiting a minute for nobody.
+    await waitFor(async () => {
+      const { structuredContent } = await call("serial_list_sessions", {});
+      return structuredContent.sessions.find((x) => x.session_id === sessionId)?.pending_reads === 0;
+    }, "the abandoned reads to end");
     assert.equal(daemon.process.exitCode, null, daemon.stderr);
     const echoed = await call("dev__slow_echo", { text: "still here" });
     assert.deepEqual(echoed.structuredContent, { echo: "still here" });
