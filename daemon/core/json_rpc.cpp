@@ -224,31 +224,35 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     json id;
     bool notification;
     std::function<void(std::string)> done;
-    std::weak_ptr<Client::InFlight> in_flight;  // where a request waits to be answered (or cancelled)
+    CallCancellation cancellation;
+    std::weak_ptr<Client::InFlight> in_flight;  // set while an answer is awaited (cancellable)
     std::string key;
-    std::shared_ptr<CallCancellation> cancellation;
     bool sent = false;
     void send(const ToolResult& result) {
       if (sent) return;
       sent = true;
+      cancellation.on_cancel(nullptr);  // answered: nothing left to stop (and no cycle through the hook)
       if (auto waiting = in_flight.lock()) waiting->erase(key);
       // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
-      const bool silent = notification || (cancellation && cancellation->cancelled());
-      done(silent ? std::string{} : response(id, result));
+      done(notification || cancellation.cancelled() ? std::string{} : response(id, result));
     }
   };
   auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done)});
-  if (!is_notification) {
-    pending->cancellation = std::make_shared<CallCancellation>();
+  {
+    CallCancellation::Scope current(is_notification ? nullptr : &pending->cancellation);
+    try {
+      handler_.handle(client, method, std::move(params), [pending](ToolResult result) { pending->send(result); });
+    } catch (const std::exception& e) {
+      pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+    }
+  }
+  // Most calls answer at once; only one still waiting can be cancelled, so only
+  // it is tracked (no cost on the pipelined hot path).
+  if (!pending->sent && !is_notification) {
     pending->key = dump(pending->id);
     pending->in_flight = client.in_flight;
-    client.in_flight->insert_or_assign(pending->key, pending->cancellation);
-  }
-  CallCancellation::Scope current(pending->cancellation.get());
-  try {
-    handler_.handle(client, method, std::move(params), [pending](ToolResult result) { pending->send(result); });
-  } catch (const std::exception& e) {
-    pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+    client.in_flight->insert_or_assign(pending->key,
+                                       std::shared_ptr<CallCancellation>(pending, &pending->cancellation));
   }
 }
 
