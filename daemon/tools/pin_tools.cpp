@@ -3,7 +3,6 @@
 #include "tools/pin_tools.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -17,7 +16,7 @@ using nlohmann::json;
 const json kPinNumber = {{"type", "integer"}, {"description", "Pin number"}};
 // Sampled pins are addressed by number or by name, in two properties of one
 // type each: hosts that read one type per property see both.
-const json kPinNumberOfPinOrName = {{"type", "integer"}, {"description", "Pin number (or give name instead)"}};
+const json kSampledPinNumber = {{"type", "integer"}, {"description", "Pin number (or give name instead)"}};
 const json kPinName = {{"type", "string"},
                        {"description", "Pin name, e.g. \"temp\" or a bridged device's \"uno__sensor\" (or give pin instead)"}};
 
@@ -37,19 +36,13 @@ Result<BoardPin*> addressed_pin(PinTable& pins, const json& args) {
   return by_number;
 }
 
-// Clients written for the older schema pass a pin's name (or its number as text) in `pin`.
+// Clients written for the older schema pass a pin's name (or its number as
+// text, which PinTable::find also takes) in `pin`.
 void pin_name_in_pin_to_name(json& args) {
   const auto pin = args.find("pin");
-  if (pin == args.end() || !pin->is_string()) return;
-  const auto& text = pin->get_ref<const std::string&>();
-  const bool digits = !text.empty() && text.size() <= 9 &&
-                      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-  if (digits) {
-    *pin = std::stoi(text);
-  } else if (!args.contains("name")) {
-    args["name"] = std::move(*pin);
-    args.erase("pin");
-  }
+  if (pin == args.end() || !pin->is_string() || args.contains("name")) return;
+  args["name"] = std::move(*pin);
+  args.erase("pin");
 }
 
 json object_schema(json properties, json required) {
@@ -243,7 +236,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
 }
 
 json cursor_properties() {
-  return {{"pin", kPinNumberOfPinOrName},
+  return {{"pin", kSampledPinNumber},
           {"name", kPinName},
           {"since", {{"type", "integer"}, {"minimum", 0}, {"default", 0},
                      {"description", "Return only entries with a sequence number above this (next_since of the last reply)"}}},
@@ -274,7 +267,7 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
                            std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
   add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
-      object_schema({{"pin", kPinNumberOfPinOrName}, {"name", kPinName}}, json::array()), get_pin_summary, true);
+      object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()), get_pin_summary, true);
   auto buffer_properties = cursor_properties();
   buffer_properties["timestamps"] = {{"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
   add(registry, pins, "get_pin_buffer",
