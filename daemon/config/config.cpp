@@ -269,14 +269,14 @@ std::expected<void, std::string> check_toml_nesting(std::string_view text, std::
     const char c = text[i];
     if (c == '"' || c == '\'') {
       const bool triple = text.substr(i, 3) == std::string(3, c);
-      const auto end = triple ? text.find(std::string(3, c), i + 3) : text.find_first_of(std::string(1, c) + "\n", i + 1);
-      for (std::size_t j = i; j < std::min(end, text.size()); ++j) {
-        if (text[j] == '\\' && c == '"' && !triple) ++j;  // an escaped quote does not end a basic string
-        if (j < text.size() && text[j] == '\n') ++line;
+      std::size_t end = i + (triple ? 3 : 1);
+      // Skip to the closing quote(s); in basic strings a backslash escapes the next character.
+      while (end < text.size() && (triple ? text.substr(end, 3) != std::string(3, c) : text[end] != c && text[end] != '\n')) {
+        if (text[end] == '\n') ++line;
+        end += (c == '"' && text[end] == '\\') ? 2 : 1;
       }
-      if (end == std::string_view::npos) break;
-      i = end + (triple ? 2 : 0);
-      if (!triple && text[end] == '\n') --i;  // an unterminated one-line string: let the parser report it
+      if (end >= text.size()) break;  // unterminated: the parser reports it
+      i = triple ? end + 2 : (text[end] == '\n' ? end - 1 : end);  // a one-line string cut by its line: go on there
       continue;
     }
     if (c == '#') {

@@ -26,6 +26,18 @@ Config parsed(std::string_view toml) {
   return config ? std::move(*config) : Config{};
 }
 
+TEST(Config, NestingBeyondTheBoundIsRefusedBeforeParsingButStringsAreNotCounted) {
+  std::string deep_key = "a";
+  for (int i = 0; i < 100; ++i) deep_key += ".a";
+  EXPECT_EQ(error_of(deep_key + " = 1\n"), "test.toml:1: a key of more than 64 dotted parts");
+  EXPECT_EQ(error_of("x = " + std::string(100, '[') + std::string(100, ']') + "\n"),
+            "test.toml:1: arrays or inline tables nested deeper than 64");
+  // Brackets and dots inside strings (escaped quotes, multi-line strings) are text, not nesting.
+  EXPECT_EQ(error_of("device = \"a\\\"" + std::string(100, '[') + "\"\n"), "test.toml: device: is 102 characters long, more than the maximum 64");
+  EXPECT_EQ(error_of("device = '''" + std::string(100, '.') + "'''\n").find("dotted"), std::string::npos);
+  EXPECT_EQ(error_of("[mcp]\npage_bytes = 9000 # a.b.c[[[[\n"), "");
+}
+
 TEST(Config, EmptyTextGivesAllDefaults) {
   const auto config = parsed("");
   EXPECT_EQ(config.device, "mcpud");
