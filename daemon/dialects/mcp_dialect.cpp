@@ -16,6 +16,7 @@ json tool_entry(const Tool& tool, bool user_only) {
   entry["name"] = tool.name;
   entry["description"] = tool.description;
   entry["inputSchema"] = tool.input_schema;
+  if (tool.output_schema.is_object()) entry["outputSchema"] = tool.output_schema;
   json annotations = json::object();
   if (tool.annotations.read_only) annotations["readOnlyHint"] = true;
   if (tool.annotations.destructive) annotations["destructiveHint"] = true;

@@ -117,6 +117,7 @@ void add_list_ports(ToolRegistry& registry, SerialService& service) {
       "List the board's serial ports (device path, description, USB ids, by-id/by-path links); "
       "an empty list is not an error",
       parts::object(json::object(), json::array()),
+      output_schema({{"ports", {{"type", "array"}, {"items", {{"type", "object"}}}}}}, {"ports"}),
       [&service](json, ToolReply reply) {
         json ports = json::array();
         for (const auto& port : service.list_ports()) ports.push_back(port_json(port, service));
@@ -157,6 +158,7 @@ void add_connect(ToolRegistry& registry, SerialService& service) {
       registry, "serial_connect",
       "Open a serial port exclusively; a background reader buffers everything it receives from now on",
       parts::object(properties, {"port"}),
+      output_schema({{"session_id", {{"type", "string"}}}, {"port", {{"type", "string"}}}, {"baud", {{"type", "integer"}}}}, {"session_id"}),
       [&service](json args, ToolReply reply) {
         auto request = open_request(args, service.config());
         if (!request) return reply(std::unexpected(request.error()));
@@ -175,6 +177,7 @@ void add_disconnect(ToolRegistry& registry, SerialService& service) {
   add_tool(
       registry, "serial_disconnect", "Close a serial session and release its port",
       parts::object({{"session_id", parts::session_id()}}, {"session_id"}),
+      output_schema({{"success", {{"type", "boolean"}}}, {"message", {{"type", "string"}}}}),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const bool was_gone = session->state() == SessionState::Disconnected;
@@ -194,6 +197,7 @@ void add_list_sessions(ToolRegistry& registry, SerialService& service) {
       registry, "serial_list_sessions",
       "List serial sessions with their settings, state and byte counters (received, sent, buffered, lost)",
       parts::object(json::object(), json::array()),
+      output_schema({{"sessions", {{"type", "array"}, {"items", {{"type", "object"}}}}}}, {"sessions"}),
       [&service](json, ToolReply reply) {
         json sessions = json::array();
         for (const auto& session : service.sessions()) sessions.push_back(session_json(*session));
@@ -209,6 +213,7 @@ void add_flush(ToolRegistry& registry, SerialService& service) {
                      {"input", parts::boolean("Discard received bytes not yet read", true)},
                      {"output", parts::boolean("Discard bytes written but not yet sent", false)}},
                     {"session_id"}),
+      output_schema({{"discarded_bytes", {{"type", "integer"}}}}),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           auto dropped = session->flush(args.at("input").get<bool>(), args.at("output").get<bool>());

@@ -41,12 +41,13 @@ json boolean(const char* what, bool default_value) {
 
 }  // namespace schema_parts
 
-void add_tool(ToolRegistry& registry, std::string name, std::string description, json schema, ToolInvoke invoke,
-              bool read_only) {
+void add_tool(ToolRegistry& registry, std::string name, std::string description, json schema, json output,
+              ToolInvoke invoke, bool read_only) {
   Tool tool;
   tool.name = std::move(name);
   tool.description = std::move(description);
   tool.input_schema = std::move(schema);
+  tool.output_schema = std::move(output);
   tool.annotations.read_only = read_only;
   tool.owner = kSerialToolsOwner;
   tool.coerce_numeric_strings = true;  // clients send "9600" for 9600
@@ -87,6 +88,20 @@ Result<std::shared_ptr<const Pattern>> pattern_arg(const json& args, const char*
   auto pattern = Pattern::literal(std::move(*bytes));
   if (!pattern) return std::unexpected(invalid_argument(field + ": " + pattern.error()));
   return *pattern;
+}
+
+json output_schema(json properties, json required) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+}
+
+json read_output(json more) {
+  const json integer = {{"type", "integer"}};
+  const json boolean = {{"type", "boolean"}};
+  json properties = {{"data", {{"type", "string"}}}, {"bytes_read", integer},     {"timed_out", boolean},
+                     {"ended", {{"type", "string"}}}, {"encoding", {{"type", "string"}}}, {"invalid_utf8", boolean},
+                     {"bytes_lost", integer},          {"device_disconnected", boolean}};
+  properties.update(more);
+  return output_schema(std::move(properties), {"data", "bytes_read", "timed_out"});
 }
 
 json read_reply(const ReadOutcome& outcome, Encoding encoding) {

@@ -27,8 +27,15 @@ nlohmann::json boolean(const char* what, bool default_value);
 }  // namespace schema_parts
 
 // Registers one serial tool; numbers sent as strings ("9600") are accepted.
+// `output`: the JSON Schema of a successful result (MCP outputSchema).
 void add_tool(ToolRegistry& registry, std::string name, std::string description, nlohmann::json schema,
-              ToolInvoke invoke, bool read_only);
+              nlohmann::json output, ToolInvoke invoke, bool read_only);
+
+// Output schemas of the serial tools: an object with these typed properties, of
+// which `required` are always present.
+nlohmann::json output_schema(nlohmann::json properties, nlohmann::json required = nlohmann::json::array());
+// What every read (serial_read*, serial_exec) answers, plus `more`.
+nlohmann::json read_output(nlohmann::json more = nlohmann::json::object());
 
 Encoding encoding_arg(const nlohmann::json& args, const char* key = "encoding");
 // timeout_ms if given, else the session's default.

@@ -45,6 +45,28 @@ void pin_name_in_pin_to_name(json& args) {
   args.erase("pin");
 }
 
+// What pin tools answer: the pin's number and name first, then the reading.
+json output_schema(json properties, json required) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+}
+const json kInteger = {{"type", "integer"}};
+const json kNumber = {{"type", "number"}};
+const json kString = {{"type", "string"}};
+const json kBoolean = {{"type", "boolean"}};
+json pin_output(json more) {
+  json properties = {{"pin", kInteger}, {"name", kString}};
+  properties.update(more);
+  return output_schema(std::move(properties), {"pin", "name"});
+}
+// get_pin_buffer and get_pin_events name the pin, and say why when nothing is kept.
+json history_output(const char* entries, json entry) {
+  json properties = {{"pin", kString},       {entries, {{"type", "array"}, {"items", std::move(entry)}}},
+                     {"count", kInteger},    {"first_seq", kInteger},
+                     {"next_since", kInteger}, {"last_seq", kInteger},
+                     {"lost", kInteger},     {"reason", kString}};
+  return output_schema(std::move(properties), {"pin"});
+}
+
 json object_schema(json properties, json required) {
   return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
           {"additionalProperties", false}};
@@ -211,11 +233,12 @@ struct Announce {
 };
 
 void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
-         PinToolFn fn, bool read_only, Announce announce = {}) {
+         json output, PinToolFn fn, bool read_only, Announce announce = {}) {
   Tool tool;
   tool.name = std::move(name);
   tool.description = std::move(description);
   tool.input_schema = std::move(schema);
+  tool.output_schema = std::move(output);
   tool.annotations.read_only = read_only;
   tool.owner = kPinToolsOwner;
   if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
@@ -250,32 +273,38 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
   add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
       object_schema({{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
                     {"pin", "value"}),
-      gpio_write, false, {events});
+      pin_output({{"value", kBoolean}}), gpio_write, false, {events});
   add(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
-      object_schema({{"pin", kPinNumber}}, {"pin"}), gpio_read, true);
+      object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kBoolean}}), gpio_read, true);
   add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
       object_schema({{"pin", kPinNumber},
                      {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
                      {"frequency_hz", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
                     {"pin", "duty"}),
-      pwm_write, false, {events});
+      pin_output({{"duty", kInteger}, {"frequency_hz", kNumber}}), pwm_write, false, {events});
   add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
-      object_schema({{"pin", kPinNumber}}, {"pin"}), adc_read, true);
+      object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
+      true);
 
   // Bridged devices' buffered pins are read through these tools too.
   const bool any_sampled = pins.has_foreign() ||
                            std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
   add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
-      object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()), get_pin_summary, true);
+      object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
+      pin_output({{"latest", kNumber}, {"min", kNumber}, {"max", kNumber}, {"avg", kNumber}, {"samples", kInteger},
+                  {"latest_timestamp_ms", kInteger}}),
+      get_pin_summary, true);
   auto buffer_properties = cursor_properties();
   buffer_properties["timestamps"] = {{"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
   add(registry, pins, "get_pin_buffer",
       "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read only new samples",
-      object_schema(std::move(buffer_properties), json::array()), get_pin_buffer, true);
+      object_schema(std::move(buffer_properties), json::array()), history_output("values", kNumber), get_pin_buffer,
+      true);
   add(registry, pins, "get_pin_events",
       "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read only new ones",
-      object_schema(cursor_properties(), json::array()), get_pin_events, true);
+      object_schema(cursor_properties(), json::array()), history_output("events", {{"type", "object"}}),
+      get_pin_events, true);
 }
 
 json describe_pins(const PinTable& pins) {

@@ -31,6 +31,9 @@ struct Tool {
   std::string name;
   std::string description;
   nlohmann::json input_schema = nlohmann::json::object();  // JSON Schema of the arguments
+  // JSON Schema (an object) of a successful result, for MCP's outputSchema;
+  // null when the tool does not declare one. What it requires is always present.
+  nlohmann::json output_schema;
   ToolAnnotations annotations;
   std::string owner;  // the back room that registered it, e.g. "pins", "bridge:uno"
   // Accept a string that parses as a number where the schema wants an integer or
