@@ -39,8 +39,15 @@ describe("MCP and subscriptions on line transports", () => {
     client.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {} } });
     assert.equal((await client.next((m) => m.id === 1, "initialize")).result.protocolVersion, "2025-03-26");
     client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    client.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { withUserTools: true } });
-    const names = (await client.next((m) => m.id === 2, "tools/list")).result.tools.map((t) => t.name);
+    // tools/list pages by bytes (mcp.page_bytes); a client follows nextCursor.
+    const names = [];
+    let cursor;
+    for (let id = 2; ; ++id) {
+      client.send({ jsonrpc: "2.0", id, method: "tools/list", params: { withUserTools: true, ...(cursor && { cursor }) } });
+      const page = (await client.next((m) => m.id === id, "tools/list")).result;
+      names.push(...page.tools.map((t) => t.name));
+      if (!(cursor = page.nextCursor)) break;
+    }
     assert.ok(names.includes("get_info") && names.includes("gpio_write"));
     client.close();
   });
