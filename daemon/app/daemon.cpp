@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Daemon start-up, reload and shutdown on one io_context thread.
-#include "app/daemon.hpp"
+#include "daemon.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -9,28 +9,28 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include "app/service_notifier.hpp"
-#include "app/mcp_front_doors.hpp"
-#include "app/uplinks.hpp"
-#include "app/version.hpp"
-#include "bridge/bridge_set.hpp"
-#include "config/mcp_config.hpp"
-#include "dbus/dbus_service.hpp"
-#include "dbus/pin_rows.hpp"
-#include "dialects/dispatcher.hpp"
-#include "dialects/mcpu_dialect.hpp"
+#include "service_notifier.hpp"
+#include "front_doors.hpp"
+#include "mcpud/uplinks/uplink_set.hpp"
+#include "mcpud/version.hpp"
+#include "mcpud/bridge/bridge_set.hpp"
+#include "mcp_config.hpp"
+#include "mcpud/dbus/dbus_service.hpp"
+#include "pin_rows.hpp"
+#include "mcpud/core/dispatcher.hpp"
+#include "mcpud/dialects/mcpu_dialect.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/core/tool_registry.hpp"
-#include "serial/serial_service.hpp"
-#include "serial/serial_tools.hpp"
-#include "tools/info_tool.hpp"
-#include "tools/pin_sampling.hpp"
-#include "tools/pin_table.hpp"
-#include "tools/pin_tools.hpp"
-#include "transports/tcp_listener.hpp"
-#include "transports/tty_listener.hpp"
+#include "mcpud/serial/serial_service.hpp"
+#include "mcpud/serial/serial_tools.hpp"
+#include "info_tool.hpp"
+#include "mcpud/pins/pin_service.hpp"
+#include "mcpud/pins/pin_tools.hpp"
+#include "mcpud/io/port_settings.hpp"
+#include "mcpud/io/tcp_endpoint.hpp"
+#include "mcpud/transports/session.hpp"
 
 namespace mcpud::app {
 
@@ -50,15 +50,15 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
   if (options.dbus) loaded->dbus = *options.dbus;
   if (auto bus = dbus::parse_bus(loaded->dbus); !bus) return std::unexpected("dbus " + bus.error());
   for (const auto& spec : loaded->listen) {
-    if (auto endpoint = transports::parse_listen_address(spec); !endpoint) return std::unexpected("listen " + endpoint.error());
+    if (auto endpoint = io::listen_endpoint(spec); !endpoint) return std::unexpected("listen " + endpoint.error());
   }
   for (const auto& tty : loaded->ttys) {
-    if (!transports::supported_baud(tty.baud)) {
+    if (!io::is_standard_baud(tty.baud)) {
       return std::unexpected("tty " + tty.path + ": unsupported baud rate " + std::to_string(tty.baud));
     }
   }
   for (const auto& bridge : loaded->bridges) {
-    if (!bridge.port.empty() && !transports::supported_baud(bridge.baud)) {
+    if (!bridge.port.empty() && !io::is_standard_baud(bridge.baud)) {
       return std::unexpected("bridge " + bridge.id + ": unsupported baud rate " + std::to_string(bridge.baud));
     }
   }
@@ -74,14 +74,11 @@ struct Daemon::Impl {
   config::Config config;
   ToolRegistry registry;
   EventHub events;  // back rooms publish here; front doors subscribe
-  dialects::Dispatcher dispatcher{registry};
+  rpc::Dispatcher dispatcher{registry};
   rpc::Engine engine{dispatcher};
-  std::unique_ptr<tools::PinTable> pins;
-  std::unique_ptr<tools::PinSampling> sampling;
+  pins::PinService board{io, registry, events};  // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
   transports::SessionSet sessions;
-  std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners;
-  std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners;
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
   transports::SessionLimits limits;  // borrowed by every listener
@@ -91,11 +88,10 @@ struct Daemon::Impl {
   dbus::ControlSource control_source(dbus::BusKind bus) {
     return {[this] { return config.device; },
             kVersion,
-            [this] { return config.board; },
+            [this] { return std::string(pins::board_kind_name(config.board.kind)); },
             [this] {
               std::vector<std::string> out;
-              for (const auto& l : tcp_listeners) out.push_back("tcp " + l->local_address());
-              for (const auto& l : tty_listeners) out.push_back("tty " + l->spec());
+              for (auto& listener : doors.listeners()) out.push_back(std::move(listener));
               return out;
             },
             [this] {
@@ -106,8 +102,8 @@ struct Daemon::Impl {
                 out.push_back(sdbus::make_struct(transport, peer));
               return out;
             },
-            [this] { return dbus::pin_rows(*pins); },
-            [this] { return pins->pins().size(); },
+            [this] { return pin_rows(board.table()); },
+            [this] { return board.size(); },
             [this] {
               notifier.reloading();  // as on SIGHUP
               auto reloaded = reload();
@@ -115,8 +111,7 @@ struct Daemon::Impl {
               return reloaded;
             },
             std::string(dbus::bus_kind_name(bus)),
-            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); },
-            [this](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); }};
+            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); }};
   }
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:
@@ -138,20 +133,22 @@ struct Daemon::Impl {
   // One line for `systemctl status`.
   std::string status() const {
     return std::to_string(sessions.size()) + " clients (tcp " + std::to_string(sessions.count("tcp")) + ", tty " +
-           std::to_string(sessions.count("tty")) + "); " + std::to_string(pins ? pins->pins().size() : 0) +
+           std::to_string(sessions.count("tty")) + "); " + std::to_string(board.size()) +
            " pins, " + std::to_string(registry.size()) + " tools";
   }
-  McpFrontDoors mcp{{io, dispatcher, engine, events, sessions, limits, config,
-                     [this]() -> tools::PinTable& { return *pins; }, kVersion,
+  FrontDoors doors{{io, dispatcher, engine, events, sessions, limits, config,
+                     [this]() -> pins::PinTable& { return board.table(); }, kVersion,
                      [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
                      [this] { return bridges.discovery_settled(); }},
                     options.mcp};
-  Uplinks uplinks{{io, registry, dispatcher, engine, events, limits, config, kVersion}};
+  uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
+                              [this] { return limits.max_line_bytes; }, kVersion}};
   bool stopped = false;
 
   // Log level and limits take effect at once; limits for connections made from now on.
   void apply_settings() {
     if (auto level = log::parse_level(config.log_level)) log::set_level(*level);
+    registry.set_user_only_names(config.mcp.mcp.user_only_tools);
     limits = {config.limits.max_line_bytes, config.limits.client_queue_bytes, config.limits.max_clients};
   }
 
@@ -159,25 +156,23 @@ struct Daemon::Impl {
     registry.on_change([this] { publish_if_tools_changed(); });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
-                                                  auto described = tools::describe_pins(*pins);
+                                                  auto described = pins::describe_pins(board.table());
                                                   bridges.describe_pins(described);
                                                   return described;
                                                 }});
-    tools::register_info_tool(registry, {[this] { return config.device; }, kVersion,
-                                         [this] { return pins->pins().size(); }, [this] { return config.board; }});
-    mcp.install();
+    register_info_tool(registry, {[this] { return config.device; }, kVersion,
+                                         [this] { return board.size(); },
+                                   [this] { return std::string(pins::board_kind_name(config.board.kind)); }});
+    doors.install();
   }
 
-  // Replaces the board's pins and their tools with those of `next`. Real GPIO
-  // lines and PWM channels are held exclusively, so the running ones are freed
-  // first and taken back if the new set cannot be built.
   // Clients are told (tools/list_changed) only when what they would list differs:
   // a reload re-registers every tool, mostly unchanged.
   void publish_if_tools_changed() {
     std::vector<std::string> entries;  // sorted: re-registration reorders tools, which no client minds
     for (const auto& tool : registry.tools()) {
       entries.push_back(rpc::dump({tool->name, tool->description, tool->input_schema, tool->annotations.read_only,
-                                   tool->annotations.destructive, config::is_user_only(*tool, config.mcp.mcp)}));
+                                   tool->annotations.destructive, registry.is_user_only(*tool)}));
     }
     std::sort(entries.begin(), entries.end());
     std::string listing;
@@ -189,39 +184,7 @@ struct Daemon::Impl {
   }
 
   std::expected<void, std::string> apply_pins(const config::Config& next) {
-    const bool held = pins && config.board != "sim";
-    if (held) release_pins();
-    auto table = tools::PinTable::build(next);
-    if (!table) {
-      if (held) {
-        if (auto again = tools::PinTable::build(config)) install_pins(std::move(*again), config);
-        else {
-          log::error("pins", "cannot take back the running pins: ", again.error().message);
-          install_pins(std::make_unique<tools::PinTable>(), config);
-        }
-      }
-      return std::unexpected(table.error().message);
-    }
-    install_pins(std::move(*table), next);
-    return {};
-  }
-
-  void release_pins() {
-    if (sampling) sampling->stop();
-    sampling.reset();
-    registry.remove_owner(tools::kPinToolsOwner);
-    pins.reset();
-  }
-
-  void install_pins(std::unique_ptr<tools::PinTable> table, const config::Config& source) {
-    ToolRegistry::Batch batch(registry);
-    if (sampling) sampling->stop();
-    registry.remove_owner(tools::kPinToolsOwner);
-    pins = std::move(table);
-    pins->set_foreign(source.bridges.empty() ? nullptr : &bridges);  // bridged pins are found by name
-    tools::register_pin_tools(registry, *pins, &events);
-    sampling = std::make_unique<tools::PinSampling>(io, *pins, events);
-    sampling->start();
+    return board.apply(next.board, next.device, next.bridges.empty() ? nullptr : &bridges);
   }
 
   // The serial tools come and go with [serial] enabled; open sessions survive a reload.
@@ -239,41 +202,6 @@ struct Daemon::Impl {
     serial::register_serial_tools(registry, *serial_ports);
   }
 
-  // Opens listeners the configuration names and closes those it no longer does;
-  // unchanged ones (and their clients) stay up.
-  bool reconcile_listeners() {
-    bool ok = mcp.reconcile([this] { shutdown(); });
-    if (options.mcp.stdio) return ok;  // the stdio client is the only one
-    std::erase_if(tcp_listeners, [&](const auto& l) {
-      const bool gone = std::find(config.listen.begin(), config.listen.end(), l->spec()) == config.listen.end();
-      if (gone) l->close();
-      return gone;
-    });
-    for (const auto& spec : config.listen) {
-      if (std::any_of(tcp_listeners.begin(), tcp_listeners.end(), [&](const auto& l) { return l->spec() == spec; })) continue;
-      auto listener = std::make_unique<transports::TcpListener>(io, spec, engine, sessions, limits);
-      if (auto opened = listener->open(); !opened) {
-        log::error("tcp", opened.error());
-        ok = false;
-        continue;
-      }
-      tcp_listeners.push_back(std::move(listener));
-    }
-    std::vector<std::string> tty_specs;
-    for (const auto& tty : config.ttys) tty_specs.push_back(tty.path + ":" + std::to_string(tty.baud));
-    std::erase_if(tty_listeners, [&](const auto& l) {
-      return std::find(tty_specs.begin(), tty_specs.end(), l->spec()) == tty_specs.end();
-    });
-    for (const auto& tty : config.ttys) {
-      const auto spec = tty.path + ":" + std::to_string(tty.baud);
-      if (std::any_of(tty_listeners.begin(), tty_listeners.end(), [&](const auto& l) { return l->spec() == spec; })) continue;
-      auto listener = std::make_unique<transports::TtyListener>(io, tty.path, tty.baud, engine, sessions, limits);
-      listener->start();
-      tty_listeners.push_back(std::move(listener));
-    }
-    return ok;
-  }
-
   bool start() {
     auto loaded = load_config(options);
     if (!loaded) {
@@ -288,12 +216,12 @@ struct Daemon::Impl {
       return false;
     }
     apply_serial();
-    if (!reconcile_listeners()) return false;
+    if (!doors.reconcile([this] { shutdown(); })) return false;
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
     open_dbus();
-    log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", config.board, "', ",
-              pins->pins().size(), " pins, ", registry.size(), " tools");
+    log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", pins::board_kind_name(config.board.kind), "', ",
+              board.size(), " pins, ", registry.size(), " tools");
     return true;
   }
 
@@ -324,11 +252,11 @@ struct Daemon::Impl {
     config = std::move(*loaded);
     apply_settings();
     apply_serial();
-    reconcile_listeners();
+    doors.reconcile([this] { shutdown(); });
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
     publish_if_tools_changed();  // [mcp] user_only_tools may have changed what is listed
-    log::info("daemon", "reloaded: ", pins->pins().size(), " pins, ", registry.size(), " tools");
+    log::info("daemon", "reloaded: ", board.size(), " pins, ", registry.size(), " tools");
     return {};
   }
 
@@ -337,15 +265,12 @@ struct Daemon::Impl {
     stopped = true;
     notifier.stopping();
     uplinks.close();
-    mcp.close();
+    doors.close();
     if (dbus_service) dbus_service->close();
-    for (auto& l : tcp_listeners) l->close();
-    for (auto& l : tty_listeners) l->close();
     sessions.close_all();
     if (serial_ports) serial_ports->shutdown();
     bridges.stop_all();
-    if (sampling) sampling->stop();
-    if (pins) pins->drive_safe_values();
+    board.stop();
     signals.cancel();
     log::info("daemon", "stopped; outputs at their safe values");
   }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app/mcp_options.hpp"
-#include "config/config.hpp"
+#include "mcp_options.hpp"
+#include "config.hpp"
 
 namespace mcpud::app {
 

@@ -5,12 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/daemon.hpp"
-#include "app/version.hpp"
-#include "config/mcp_config.hpp"
+#include "daemon.hpp"
+#include "mcpud/version.hpp"
+#include "mcp_config.hpp"
 #include "mcpud/core/log.hpp"
-#include "boards/board_kinds.hpp"
-#include "tools/pin_table.hpp"
+#include "mcpud/pins/pin_service.hpp"
 
 namespace {
 
@@ -19,10 +18,9 @@ constexpr const char* kDefaultConfig = "/etc/mcpud/mcpud.toml";
 // Validates a configuration as the daemon would load it and prints the result.
 int check_config(const mcpud::app::Options& options) {
   auto config = mcpud::app::load_config(options);
-  if (config && config->board == "sim") {
-    if (auto pins = mcpud::tools::PinTable::build(*config); !pins) config = std::unexpected(pins.error().message);
-  } else if (config) {
-    if (auto lines = mcpud::boards::check_lines_exist(*config); !lines) config = std::unexpected(lines.error());
+  if (config) {
+    if (auto board = mcpud::pins::check_board(config->board, config->device); !board)
+      config = std::unexpected(board.error());
   }
   if (!config) {
     std::cerr << "mcpud: configuration invalid: " << config.error() << "\n";
@@ -31,7 +29,7 @@ int check_config(const mcpud::app::Options& options) {
   auto resolved = config->resolved;
   resolved["listen"] = config->listen;
   std::cout << resolved.dump(2) << "\n";
-  std::cerr << "mcpud: " << options.config_path.value_or("built-in configuration") << ": OK, " << config->pins.size()
+  std::cerr << "mcpud: " << options.config_path.value_or("built-in configuration") << ": OK, " << config->board.pins.size()
             << " pins\n";
   return 0;
 }
@@ -60,7 +58,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"system", "session", "none"}));
   cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
   cli.add_flag_callback("-V,--version", [] {
-    std::cout << "mcpud " << mcpud::app::kVersion << "\n";
+    std::cout << "mcpud " << mcpud::kVersion << "\n";
     throw CLI::Success();
   }, "Print the version and exit");
   CLI11_PARSE(cli, argc, argv);

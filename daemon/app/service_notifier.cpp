@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The systemd notification protocol over an AF_UNIX datagram socket.
-#include "app/service_notifier.hpp"
+#include "service_notifier.hpp"
 
 #include <sys/socket.h>
 #include <sys/un.h>

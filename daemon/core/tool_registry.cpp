@@ -42,23 +42,69 @@ std::shared_ptr<const Tool> ToolRegistry::find(std::string_view name) const {
   return found ? found->tool : nullptr;
 }
 
-void ToolRegistry::call(std::string_view name, nlohmann::json arguments, ToolReply reply,
+bool ToolRegistry::is_user_only(std::string_view name) const {
+  return std::any_of(user_only_names_.begin(), user_only_names_.end(),
+                     [&](const auto& pattern) { return wildcard_match(pattern, name); });
+}
+
+bool ToolRegistry::requires_user_tools(std::string_view name) const {
+  const Entry* found = entry(name);
+  return found ? is_user_only(*found->tool) : is_user_only(name);
+}
+
+void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::json arguments, ToolReply reply,
                         std::string_view arguments_root) const {
-  // Holding the shared_ptr keeps the tool alive even if its owner goes away
-  // while an asynchronous invocation is in flight.
+  if (!caller.user_tools && requires_user_tools(name)) {
+    reply(std::unexpected(Error::domain(DomainError::NotAuthorized, "Not authorized: " + std::string(name) +
+                                                                        " is a user-only tool; " + caller.refusal)));
+    return;
+  }
   const Entry* found = entry(name);
   if (!found) {
     reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(name))));
     return;
   }
+  // Holding the shared_ptr keeps the tool alive even if its owner goes away
+  // while an asynchronous invocation is in flight.
   auto tool = found->tool;
   if (arguments.is_null()) arguments = nlohmann::json::object();
-  if (tool->upgrade_arguments && arguments.is_object()) tool->upgrade_arguments(arguments);
-  if (auto valid = found->schema->validate(arguments, arguments_root); !valid) {
-    reply(std::unexpected(Error::invalid_params(valid.error())));
-    return;
+  guarded(std::move(reply), [&](ToolReply guarded_reply) {
+    if (tool->upgrade_arguments && arguments.is_object()) tool->upgrade_arguments(arguments);
+    if (auto valid = found->schema->validate(arguments, arguments_root); !valid) {
+      guarded_reply(std::unexpected(Error::invalid_params(valid.error())));
+      return;
+    }
+    tool->invoke(std::move(arguments), std::move(guarded_reply));
+  });
+}
+
+bool wildcard_match(std::string_view pattern, std::string_view name) {
+  if (pattern.empty()) return name.empty();
+  if (pattern.front() == '*') {
+    for (std::size_t skip = 0; skip <= name.size(); ++skip) {
+      if (wildcard_match(pattern.substr(1), name.substr(skip))) return true;
+    }
+    return false;
   }
-  tool->invoke(std::move(arguments), std::move(reply));
+  return !name.empty() && pattern.front() == name.front() && wildcard_match(pattern.substr(1), name.substr(1));
+}
+
+void guarded(ToolReply reply, const std::function<void(ToolReply)>& work) {
+  // Shared with the reply the work holds, which may answer long after this returns.
+  struct State {
+    ToolReply reply;
+    bool replied = false;
+  };
+  auto state = std::make_shared<State>(State{std::move(reply)});
+  const auto answer = [state](ToolResult result) {
+    state->replied = true;
+    state->reply(std::move(result));
+  };
+  try {
+    work(answer);
+  } catch (const std::exception& e) {
+    if (!state->replied) answer(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+  }
 }
 
 void ToolRegistry::changed() {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // io.mcpud.Daemon1 calls through sdbus-c++'s convenience API.
-#include "ctl/client.hpp"
+#include "client.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
 
-#include "dbus/sdbus_compat.hpp"
+#include "mcpud/dbus/sdbus_compat.hpp"
 
 namespace mcpud::ctl {
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dbus/names.hpp"
+#include "mcpud/dbus/names.hpp"
 
 namespace sdbus {
 class IConnection;

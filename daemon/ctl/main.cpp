@@ -9,10 +9,10 @@
 #include <sdbus-c++/Error.h>
 #include <CLI/CLI.hpp>
 
-#include "ctl/client.hpp"
-#include "ctl/render.hpp"
-#include "ctl/typed_arguments.hpp"
-#include "dbus/sdbus_compat.hpp"
+#include "client.hpp"
+#include "render.hpp"
+#include "typed_arguments.hpp"
+#include "mcpud/dbus/sdbus_compat.hpp"
 
 namespace {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Tables and JSON for mcpuctl's commands.
-#include "ctl/render.hpp"
+#include "render.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 
-#include "dbus/variant_json.hpp"
+#include "mcpud/dbus/variant_json.hpp"
 
 namespace mcpud::ctl {
 

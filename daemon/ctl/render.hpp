@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dbus/names.hpp"
+#include "mcpud/dbus/names.hpp"
 
 namespace mcpud::ctl {
 

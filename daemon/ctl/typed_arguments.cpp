@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // NAME=VALUE words to JSON, typed by the tool's input schema.
-#include "ctl/typed_arguments.hpp"
+#include "typed_arguments.hpp"
 
 #include <charconv>
 #include <cstdint>

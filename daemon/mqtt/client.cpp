@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // mqtt::Client: libmosquitto's non-threaded interface driven by Asio.
-#include "mqtt/client.hpp"
+#include "mcpud/mqtt/client.hpp"
 
 #include <poll.h>
 
@@ -19,8 +19,8 @@
 
 #include "mcpud/core/backoff.hpp"
 #include "mcpud/core/log.hpp"
-#include "mqtt/mosquitto_handle.hpp"
-#include "mqtt/outbox.hpp"
+#include "mosquitto_handle.hpp"
+#include "outbox.hpp"
 
 namespace mcpud::mqtt {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // RAII owners of libmosquitto objects and the MQTT 5 property helpers.
-#include "mqtt/mosquitto_handle.hpp"
+#include "mosquitto_handle.hpp"
 
 #include <cerrno>
 #include <cstdlib>

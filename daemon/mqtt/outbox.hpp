@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <deque>
 
-#include "mqtt/options.hpp"
+#include "mcpud/mqtt/options.hpp"
 
 namespace mcpud::mqtt {
 

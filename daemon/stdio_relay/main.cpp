@@ -9,8 +9,8 @@
 
 #include <unistd.h>
 
-#include "app/version.hpp"
-#include "stdio_relay/relay.hpp"
+#include "mcpud/version.hpp"
+#include "relay.hpp"
 
 namespace {
 
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
       usage(std::cout);
       return 0;
     } else if (arg == "-V" || arg == "--version") {
-      std::cout << "mcpud-stdio " << mcpud::app::kVersion << "\n";
+      std::cout << "mcpud-stdio " << mcpud::kVersion << "\n";
       return 0;
     } else {
       std::cerr << "mcpud-stdio: unknown argument '" << arg << "'\n";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // poll()-driven two-way copy with bounded buffers.
-#include "stdio_relay/relay.hpp"
+#include "relay.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "mcpud/core/log.hpp"
-#include "mqtt/client.hpp"
+#include "mcpud/mqtt/client.hpp"
 
 namespace {
 

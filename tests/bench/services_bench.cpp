@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "uplinks/start_frame.hpp"
+#include "start_frame.hpp"
 
 namespace {
 

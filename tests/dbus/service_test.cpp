@@ -15,9 +15,9 @@
 #include <boost/asio/post.hpp>
 
 #include "bus_daemon.hpp"
-#include "ctl/typed_arguments.hpp"
+#include "typed_arguments.hpp"
 #include "ctl_run.hpp"
-#include "dbus/dbus_service.hpp"
+#include "mcpud/dbus/dbus_service.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "support/fixtures.hpp"
 

@@ -373,7 +373,7 @@ TEST_F(Bridge, SecondBridgeOnTheSamePortIsRefusedAsInUse) {
   auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
   ASSERT_TRUE(device);
   start({{"uno", serial(link("ttyUNO"))}, {"again", serial(link("ttyUNO"))}});
-  EXPECT_TRUE(daemon_.wait_for_log("in use by another program or component"));
+  EXPECT_TRUE(daemon_.wait_for_log("is already in use"));
   EXPECT_TRUE(eventually([&] { return has_tool("uno__gpio_write") || has_tool("again__gpio_write"); }, 20s));
   EXPECT_FALSE(has_tool("uno__gpio_write") && has_tool("again__gpio_write"));
 }

@@ -33,7 +33,7 @@ ToolResult call(const ToolRegistry& registry, std::string_view name, json args, 
   std::optional<ToolResult> result;
   int replies = 0;
   registry.call(
-      name, std::move(args),
+      Caller{}, name, std::move(args),
       [&](ToolResult r) {
         ++replies;
         result = std::move(r);
@@ -221,7 +221,7 @@ TEST(ToolRegistry, Call_AsyncToolRepliesAfterCallReturns) {
   tool.invoke = [&](json, ToolReply reply) { stored = std::move(reply); };
   ASSERT_TRUE(registry.add(std::move(tool)));
   std::optional<ToolResult> result;
-  registry.call("slow", json::object(), [&](ToolResult r) { result = std::move(r); });
+  registry.call(Caller{}, "slow", json::object(), [&](ToolResult r) { result = std::move(r); });
   EXPECT_FALSE(result.has_value());
   ASSERT_TRUE(static_cast<bool>(stored));
   stored(json(42));

@@ -2,7 +2,7 @@
 // mqtt::Client against a real mosquitto broker: publish/subscribe with QoS and
 // retain, MQTT 5 properties, 3.1.1, credentials, TLS, reconnection with
 // re-subscription and the queue of messages published while disconnected.
-#include "mqtt/client.hpp"
+#include "mcpud/mqtt/client.hpp"
 
 #include <gtest/gtest.h>
 

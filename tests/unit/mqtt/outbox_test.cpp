@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The bounded queue of messages published while disconnected.
-#include "mqtt/outbox.hpp"
+#include "outbox.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // ByteRing: keeps the newest bytes, counts every dropped one, wraps correctly.
 #include <gtest/gtest.h>
 
-#include "serial/byte_ring.hpp"
+#include "mcpud/serial/byte_ring.hpp"
 
 namespace mcpud::serial {
 namespace {

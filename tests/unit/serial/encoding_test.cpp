@@ -2,7 +2,7 @@
 // Encodings of serial bytes: strict UTF-8, split characters, hex, base64.
 #include <gtest/gtest.h>
 
-#include "serial/encoding.hpp"
+#include "encoding.hpp"
 
 namespace mcpud::serial {
 namespace {

@@ -3,7 +3,7 @@
 // bytes, bad expressions, runaway backtracking.
 #include <gtest/gtest.h>
 
-#include "serial/pattern.hpp"
+#include "mcpud/serial/pattern.hpp"
 
 namespace mcpud::serial {
 namespace {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "serial/port_enumeration.hpp"
+#include "mcpud/serial/port_enumeration.hpp"
 
 namespace mcpud::serial {
 namespace {

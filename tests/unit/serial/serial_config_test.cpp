@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "serial/serial_config.hpp"
+#include "mcpud/serial/serial_config.hpp"
 
 namespace mcpud::serial {
 namespace {

@@ -11,8 +11,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "serial/port_open.hpp"
-#include "serial/serial_session.hpp"
+#include "mcpud/io/port_open.hpp"
+#include "mcpud/serial/serial_session.hpp"
 
 namespace mcpud::serial {
 namespace {
@@ -26,13 +26,11 @@ class SerialSessionOnAPty : public ::testing::Test {
     int slave = -1;
     ASSERT_EQ(::openpty(&master_, &slave, name, nullptr, nullptr), 0);
     ::close(slave);
-    auto fd = open_exclusive(name);
-    ASSERT_TRUE(fd) << fd.error().message;
-    auto settings = configure(fd->get(), PortSettings{});
-    ASSERT_TRUE(settings) << settings.error();
-    SessionOptions options{"s1", name, name, *settings};
+    auto port = io::open_serial_port(name, io::PortSettings{});
+    ASSERT_TRUE(port) << port.error().message;
+    SessionOptions options{"s1", name, name, port->settings};
     options.buffer_bytes = 64;
-    session_ = std::make_shared<SerialSession>(io_, std::move(*fd), options, events_);
+    session_ = std::make_shared<SerialSession>(io_, std::move(port->fd), options, events_);
     session_->start();
     subscription_ = events_.subscribe([this](const Event& e) {
       if (e.kind == EventKind::SerialData) seen_.push_back(e);

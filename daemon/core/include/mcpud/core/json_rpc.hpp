@@ -52,6 +52,10 @@ class Client {
   // The envelope's session_id, set once the client used the envelope.
   std::optional<nlohmann::json> envelope_session;
   McpConventions conventions = McpConventions::Standard;
+  // Answered MCP `initialize`: gets tools/list_changed and log messages.
+  bool mcp_initialized = false;
+  // The door and peer this client calls tools as (set by its transport).
+  Caller caller;
 
   // The client's requests that have not answered yet, by id (serialized), so
   // notifications/cancelled can find them. Shared: answers outlive the client.

@@ -27,6 +27,15 @@ using ToolResult = Result<nlohmann::json>;
 using ToolReply = std::function<void(ToolResult)>;
 using ToolInvoke = std::function<void(nlohmann::json arguments, ToolReply reply)>;
 
+// Who calls a tool: the door the call came through, the client behind it, and
+// whether it may call tools that are for users only.
+struct Caller {
+  std::string door = "internal";  // "tcp", "unix", "http", "dbus", "services", ...
+  std::string peer;               // "127.0.0.1:51234", "pid 42 uid 1000", ...
+  bool user_tools = true;         // may call user-only tools
+  std::string refusal;            // why not, when user_tools is false: ends the NOT_AUTHORIZED message
+};
+
 struct Tool {
   std::string name;
   std::string description;

@@ -39,11 +39,24 @@ class ToolRegistry {
   const std::vector<std::shared_ptr<const Tool>>& tools() const { return tools_; }
   std::size_t size() const { return tools_.size(); }
 
-  // Validates `arguments` against the tool's schema (filling defaults), then
-  // invokes it. An unknown tool gives -32601, invalid arguments -32602 naming the
-  // field as "<arguments_root>.<field>". `reply` is called exactly once.
-  void call(std::string_view name, nlohmann::json arguments, ToolReply reply,
+  // The one way every front door calls a tool. Refuses a user-only name to a
+  // caller without user_tools (NOT_AUTHORIZED), validates `arguments` against the
+  // tool's schema (filling defaults), then invokes it; an exception a tool
+  // throws becomes an internal error. An unknown tool gives -32601, invalid
+  // arguments -32602 naming the field as "<arguments_root>.<field>". `reply` is
+  // called exactly once.
+  void call(const Caller& caller, std::string_view name, nlohmann::json arguments, ToolReply reply,
             std::string_view arguments_root = "params") const;
+
+  // Names that make a tool user-only besides its own annotation ([mcp]
+  // user_only_tools; * matches any run of characters). Such tools are listed
+  // only to callers that ask for them, and called only by callers with user_tools.
+  void set_user_only_names(std::vector<std::string> patterns) { user_only_names_ = std::move(patterns); }
+  bool is_user_only(std::string_view name) const;
+  bool is_user_only(const Tool& tool) const { return tool.annotations.user_only || is_user_only(tool.name); }
+  // Whether calling `name` needs user_tools: its tool is user-only, or, with no
+  // tool of that name, the name is.
+  bool requires_user_tools(std::string_view name) const;
 
   // Listeners run after every change of the tool set (add, remove). Adding many
   // tools inside one `Batch` notifies once at its end.
@@ -76,8 +89,17 @@ class ToolRegistry {
   std::vector<std::shared_ptr<const Tool>> tools_;
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> by_name_;
   std::vector<ChangeListener> listeners_;
+  std::vector<std::string> user_only_names_;
   int batch_depth_ = 0;
   bool pending_change_ = false;
 };
+
+// Whether `name` matches `pattern`, where * matches any run of characters.
+bool wildcard_match(std::string_view pattern, std::string_view name);
+
+// Runs `work` with `reply`; when `work` throws before replying, replies with an
+// internal error instead, so an exception never escapes into the event loop and
+// every request is answered.
+void guarded(ToolReply reply, const std::function<void(ToolReply)>& work);
 
 }  // namespace mcpud

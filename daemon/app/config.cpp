@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// TOML to JSON, schema validation, and the checks a schema cannot express.
+#include "config.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "config_schema.hpp"
+#include "mcpud/core/schema.hpp"
+#include "mcpud/core/toml_document.hpp"
+
+namespace mcpud::config {
+
+extern const char* const kBuiltinConfig;
+
+namespace {
+
+using nlohmann::json;
+
+std::expected<Config, std::string> from_json(json document) {
+  static const json schema = [] {
+    auto whole = json::parse(kConfigSchema);
+    pins::add_board_schema(whole);
+    bridge::add_bridges_schema(whole);
+    add_mcp_schema(whole);
+    uplinks::add_uplink_schema(whole);
+    whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
+    return whole;
+  }();
+  if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
+  Config config;
+  config.device = document["device"].get<std::string>();
+  config.listen = document["listen"].get<std::vector<std::string>>();
+  for (std::size_t i = 0; i < document["tty"].size(); ++i) {
+    auto tty = parse_tty(document["tty"][i].get<std::string>());
+    if (!tty) return std::unexpected("tty[" + std::to_string(i) + "]: " + tty.error());
+    config.ttys.push_back(*tty);
+  }
+  config.log_level = document["log_level"].get<std::string>();
+  config.dbus = document["dbus"].get<std::string>();
+  const auto& limits = document["limits"];
+  config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
+                   limits["max_clients"].get<std::size_t>()};
+  auto board = pins::parse_board_config(document);
+  if (!board) return std::unexpected(board.error());
+  config.board = std::move(*board);
+  auto mcp = parse_mcp_sections(document);
+  if (!mcp) return std::unexpected(mcp.error());
+  config.mcp = std::move(*mcp);
+  config.serial = serial::parse_config(document["serial"]);
+  auto bridges = bridge::parse_bridges(document);
+  if (!bridges) return std::unexpected(bridges.error());
+  config.bridges = std::move(*bridges);
+  auto uplink = uplinks::parse_uplink_sections(document);
+  if (!uplink) return std::unexpected(uplink.error());
+  config.uplink = std::move(*uplink);
+  uplinks::hide_uplink_secrets(document);  // --check-config prints the document
+  config.resolved = std::move(document);
+  return config;
+}
+
+}  // namespace
+
+std::expected<Config, std::string> parse(std::string_view toml_text, std::string_view source) {
+  auto document = read_toml_document(toml_text, source);
+  if (!document) return std::unexpected(document.error());
+  auto config = from_json(std::move(*document));
+  if (!config) return std::unexpected(std::string(source) + ": " + config.error());
+  return config;
+}
+
+std::expected<Config, std::string> load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::unexpected(path + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path);
+}
+
+Config builtin() {
+  auto config = parse(kBuiltinConfig, "built-in simulated board");
+  // The built-in text is tested; failing here is a build defect, not a user error.
+  if (!config) throw std::logic_error(config.error());
+  return std::move(*config);
+}
+
+std::expected<TtyConfig, std::string> parse_tty(std::string_view spec) {
+  TtyConfig tty;
+  const auto colon = spec.rfind(':');
+  tty.path = std::string(spec.substr(0, colon));
+  if (colon != std::string_view::npos) {
+    const auto baud_text = spec.substr(colon + 1);
+    const auto [end, ec] = std::from_chars(baud_text.data(), baud_text.data() + baud_text.size(), tty.baud);
+    if (ec != std::errc{} || end != baud_text.data() + baud_text.size() || tty.baud == 0) {
+      return std::unexpected("'" + std::string(spec) + "': baud rate must be a positive number after ':'");
+    }
+  }
+  if (tty.path.empty() || tty.path.front() != '/') {
+    return std::unexpected("'" + std::string(spec) + "': expected an absolute device path, e.g. /dev/ttyGS0:115200");
+  }
+  return tty;
+}
+
+}  // namespace mcpud::config

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The daemon's configuration: parsed from TOML, checked against the config
+// schema with the same validator as tool arguments, then cross-checked.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_config.hpp"
+#include "mcpud/uplinks/uplink_config.hpp"
+#include "mcpud/bridge/bridge_config.hpp"
+#include "mcpud/pins/pin_config.hpp"
+#include "mcpud/serial/serial_config.hpp"
+
+namespace mcpud::config {
+
+struct TtyConfig {
+  std::string path;
+  std::uint32_t baud = 115200;
+};
+
+struct Limits {
+  std::size_t max_line_bytes = 64 * 1024;
+  std::size_t client_queue_bytes = 1024 * 1024;
+  std::size_t max_clients = 256;
+};
+
+struct Config {
+  std::string device = "mcpud";
+  std::vector<std::string> listen;  // "host:port", "[v6]:port"
+  std::vector<TtyConfig> ttys;
+  std::string log_level = "info";
+  std::string dbus = "system";  // the bus io.mcpud.Daemon1 is served on: system, session, none
+  Limits limits;
+  pins::BoardConfig board;  // board, pwm_sysfs_root and [[pins]]
+  McpSections mcp;        // [mcp], [unix_socket], [http]
+  serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
+  std::vector<bridge::BridgeConfig> bridges;
+  uplinks::UplinkConfig uplink;      // [uplink.*]: services, assistant, fleet
+  nlohmann::json resolved;  // the validated document with defaults, for --check-config
+};
+
+// Parses TOML text; `source` names it in messages. Errors name the key path
+// ("pins[2].type: must be one of ...") or the TOML line and column.
+std::expected<Config, std::string> parse(std::string_view toml_text, std::string_view source);
+std::expected<Config, std::string> load_file(const std::string& path);
+// The built-in simulated board (config/examples/sim.toml, compiled in).
+Config builtin();
+
+// "PATH" or "PATH:BAUD" as given to --tty.
+std::expected<TtyConfig, std::string> parse_tty(std::string_view spec);
+
+}  // namespace mcpud::config

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The listening front doors and the MCP dialect's wiring.
+#include "front_doors.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include "mcp_config.hpp"
+#include "mcpud/dialects/mcp_dialect.hpp"
+#include "mcpud/dialects/mcpu_subscribe.hpp"
+#include "mcpud/core/log.hpp"
+#include "mcpud/pins/pin_resources.hpp"
+#include "mcpud/http/http_server.hpp"
+#include "mcpud/transports/stdio_session.hpp"
+#include "mcpud/transports/tcp_listener.hpp"
+#include "mcpud/transports/tty_listener.hpp"
+#include "mcpud/transports/unix_listener.hpp"
+
+namespace mcpud::app {
+namespace {
+
+// How long a tools/list at start waits for configured bridges to be discovered.
+constexpr auto kBridgeSettleTime = std::chrono::seconds(2);
+
+// Keeps one listener per wanted spec: closes those no longer wanted and opens
+// (with `open`, which may fail and return null) those not running yet.
+template <class Listener, class Open>
+void keep_only(std::vector<std::unique_ptr<Listener>>& running, const std::vector<std::string>& wanted, Open open) {
+  std::erase_if(running, [&](const auto& listener) {
+    const bool gone = std::find(wanted.begin(), wanted.end(), listener->spec()) == wanted.end();
+    if (gone) listener->close();
+    return gone;
+  });
+  for (const auto& spec : wanted) {
+    const auto same = [&](const auto& listener) { return listener->spec() == spec; };
+    if (std::any_of(running.begin(), running.end(), same)) continue;
+    if (auto listener = open(spec)) running.push_back(std::move(listener));
+  }
+}
+
+}  // namespace
+
+FrontDoors::FrontDoors(Context context, McpOptions options)
+    : ctx_(std::move(context)), options_(std::move(options)) {}
+FrontDoors::~FrontDoors() = default;
+
+void FrontDoors::install() {
+  const auto& config = ctx_.config;
+  dialects::McpServer server{
+      [&config] { return config.device; },
+      ctx_.version,
+      [&config] { return config.mcp.mcp.page_bytes; },
+      [table = ctx_.pin_table] { return pins::list_pin_resources(table()); },
+      [table = ctx_.pin_table](std::string_view uri) { return pins::read_pin_resource(table(), uri); },
+      [this](std::string_view uri) { return resource_exists(uri); },
+      [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
+  settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
+  dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
+  dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
+}
+
+bool FrontDoors::resource_exists(std::string_view uri) const {
+  constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/";
+  if (uri.starts_with(kSerial))
+    return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()));
+  if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;
+  return pins::read_pin_resource(ctx_.pin_table(), uri).has_value();
+}
+
+void FrontDoors::when_tools_settled(std::function<void()> then) {
+  const bool settled = !ctx_.bridges_settled || ctx_.bridges_settled();
+  if (settled || std::chrono::steady_clock::now() >= settle_deadline_) return then();
+  // Only in the first seconds after start, and only while a client waits: a short poll is simplest.
+  auto timer = std::make_shared<boost::asio::steady_timer>(ctx_.io, std::chrono::milliseconds(20));
+  timer->async_wait([this, timer, then = std::move(then)](boost::system::error_code ec) mutable {
+    if (ec) return then();  // shutting down: answer with what there is
+    when_tools_settled(std::move(then));
+  });
+}
+
+bool FrontDoors::reconcile(std::function<void()> on_stdio_closed) {
+  if (options_.stdio) {
+    if (!stdio_started_) {
+      stdio_started_ = true;
+      transports::serve_stdio(ctx_.io, ctx_.engine, ctx_.sessions, ctx_.limits, std::move(on_stdio_closed));
+    }
+    return true;  // a stdio server opens no listeners: it may run beside a system daemon
+  }
+  const bool tcp_ok = reconcile_tcp();
+  reconcile_ttys();  // a tty that is not there yet is waited for, not an error
+  const bool unix_ok = reconcile_unix_socket();
+  return reconcile_http() && unix_ok && tcp_ok;
+}
+
+bool FrontDoors::reconcile_tcp() {
+  bool ok = true;
+  keep_only(tcp_listeners_, ctx_.config.listen, [&](const std::string& spec) {
+    auto listener = std::make_unique<transports::TcpListener>(ctx_.io, spec, ctx_.engine, ctx_.sessions, ctx_.limits);
+    if (auto opened = listener->open(); !opened) {
+      log::error("tcp", opened.error());
+      ok = false;
+      listener.reset();
+    }
+    return listener;
+  });
+  return ok;
+}
+
+void FrontDoors::reconcile_ttys() {
+  std::vector<std::string> wanted;
+  for (const auto& tty : ctx_.config.ttys) wanted.push_back(tty.path + ":" + std::to_string(tty.baud));
+  keep_only(tty_listeners_, wanted, [&](const std::string& spec) {
+    const auto& tty = ctx_.config.ttys[std::find(wanted.begin(), wanted.end(), spec) - wanted.begin()];
+    auto listener =
+        std::make_unique<transports::TtyListener>(ctx_.io, tty.path, tty.baud, ctx_.engine, ctx_.sessions, ctx_.limits);
+    listener->start();
+    return listener;
+  });
+}
+
+std::vector<std::string> FrontDoors::listeners() const {
+  std::vector<std::string> out;
+  for (const auto& l : tcp_listeners_) out.push_back("tcp " + l->local_address());
+  for (const auto& l : tty_listeners_) out.push_back("tty " + l->spec());
+  return out;
+}
+
+bool FrontDoors::reconcile_http() {
+  const auto& http = ctx_.config.mcp.http;
+  http::HttpOptions wanted{options_.http.value_or(http.listen),
+                                 http.token,
+                                 http.allowed_origins,
+                                 {},
+                                 http.max_sessions,
+                                 http.max_body_bytes,
+                                 ctx_.limits.max_clients,
+                                 ctx_.limits.queue_bytes};
+  for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
+  if (http_ && http_->options() == wanted) return true;
+  http_.reset();  // closes its sessions and connections
+  if (wanted.listen.empty()) return true;
+  auto server = std::make_unique<http::HttpServer>(ctx_.io, std::move(wanted), ctx_.engine);
+  if (auto opened = server->open(); !opened) {
+    log::error("http", opened.error());
+    return false;
+  }
+  http_ = std::move(server);
+  return true;
+}
+
+bool FrontDoors::reconcile_unix_socket() {
+  auto wanted = ctx_.config.mcp.unix_socket;
+  if (options_.unix_socket) {
+    wanted.path = *options_.unix_socket;
+    wanted.path_given = true;
+  }
+  const transports::UnixSocketOptions socket{wanted.path, wanted.group, wanted.mode};
+  if (unix_listener_) {
+    const auto& open = unix_listener_->options();
+    if (open.path == socket.path && open.group == socket.group && open.mode == socket.mode) return true;
+    unix_listener_->close();
+    unix_listener_.reset();
+  }
+  if (socket.path.empty()) return true;
+  auto listener = std::make_unique<transports::UnixListener>(ctx_.io, socket, ctx_.engine, ctx_.sessions, ctx_.limits);
+  if (auto opened = listener->open(); !opened) {
+    // The default path needs /run/mcpud (made by the service); without it the daemon still serves TCP.
+    if (!wanted.path_given) {
+      log::warn("unix", opened.error(), "; unix socket disabled (set unix_socket.path or --unix)");
+      return true;
+    }
+    log::error("unix", opened.error());
+    return false;
+  }
+  unix_listener_ = std::move(listener);
+  return true;
+}
+
+void FrontDoors::close() {
+  for (auto& listener : tcp_listeners_) listener->close();
+  for (auto& listener : tty_listeners_) listener->close();
+  if (unix_listener_) unix_listener_->close();
+  if (http_) http_->close();
+}
+
+}  // namespace mcpud::app

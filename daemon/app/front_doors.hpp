@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The front doors that listen, kept as the configuration says: TCP addresses,
+// ttys (the serial gadget), the unix socket, Streamable HTTP and the stdio
+// client; and the dialect methods they serve beyond MCP/U (MCP, subscriptions).
+// Event loop only.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "mcp_options.hpp"
+#include "config.hpp"
+#include "mcpud/core/dispatcher.hpp"
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/transports/session.hpp"
+
+namespace mcpud::pins {
+class PinTable;
+}
+
+namespace mcpud::transports {
+class TcpListener;
+class TtyListener;
+class UnixListener;
+}
+
+namespace mcpud::http {
+class HttpServer;
+}
+
+namespace mcpud::app {
+
+class FrontDoors {
+ public:
+  struct Context {
+    boost::asio::io_context& io;
+    rpc::Dispatcher& dispatcher;
+    rpc::Engine& engine;
+    EventHub& events;
+    transports::SessionSet& sessions;
+    const transports::SessionLimits& limits;
+    const config::Config& config;            // the running configuration
+    std::function<pins::PinTable&()> pin_table;  // the current pin table
+    std::string version;
+    std::function<bool(std::string_view session_id)> serial_session_exists;
+    std::function<bool()> bridges_settled;  // every configured bridge finished its first discovery
+  };
+
+  FrontDoors(Context context, McpOptions options);
+  ~FrontDoors();
+
+  // Adds the MCP methods and the MCP/U subscribe methods to the dispatcher.
+  void install();
+  // Opens what the configuration (and options) ask for, closes what it no longer
+  // does; unchanged doors (and their clients) stay up. False when an explicitly
+  // configured door cannot open. `on_stdio_closed` runs when the stdio client ends.
+  bool reconcile(std::function<void()> on_stdio_closed);
+  // Stops listening; connected clients stay (the SessionSet owns them).
+  void close();
+  // "tcp 127.0.0.1:3000", "tty /dev/ttyGS0:115200" for each listener.
+  std::vector<std::string> listeners() const;
+  // Whether the pin, serial session or tool a resource URI names exists.
+  bool resource_exists(std::string_view uri) const;
+  // Runs `then` once the bridges have settled, or at once when 2 s have passed since install().
+  void when_tools_settled(std::function<void()> then);
+
+ private:
+  bool reconcile_tcp();
+  void reconcile_ttys();
+  bool reconcile_unix_socket();
+  bool reconcile_http();
+
+  Context ctx_;
+  McpOptions options_;
+  std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners_;
+  std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners_;
+  std::unique_ptr<transports::UnixListener> unix_listener_;
+  std::unique_ptr<http::HttpServer> http_;
+  bool stdio_started_ = false;
+  // Until then a tools/list waits for the bridges' first discovery.
+  std::chrono::steady_clock::time_point settle_deadline_;
+};
+
+}  // namespace mcpud::app

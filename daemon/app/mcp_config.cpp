@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// Schema and parsing of [mcp], [unix_socket] and [http].
+#include "mcp_config.hpp"
+
+#include <algorithm>
+
+namespace mcpud::config {
+
+using nlohmann::json;
+
+void add_mcp_schema(json& schema) {
+  auto& properties = schema["properties"];
+  properties["mcp"] = json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "page_bytes": {"type": "integer", "minimum": 512, "maximum": 16777216, "default": 8000},
+      "user_only_tools": {"type": "array", "items": {"type": "string", "minLength": 1},
+                          "default": ["reload", "*reboot*", "*restart*", "*reconfigure*", "*shutdown*"]}
+    }
+  })");
+  properties["unix_socket"] = json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "path": {"type": "string", "maxLength": 107},
+      "group": {"type": "string", "default": ""},
+      "mode": {"type": "string", "pattern": "^0?[0-7]{3}$", "default": "0660"}
+    }
+  })");
+  properties["http"] = json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "listen": {"type": "string", "default": ""},
+      "token": {"type": "string", "default": ""},
+      "allowed_origins": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
+      "max_sessions": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
+      "max_body_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576}
+    }
+  })");
+}
+
+std::expected<McpSections, std::string> parse_mcp_sections(const json& document) {
+  McpSections out;
+  const auto& mcp = document.at("mcp");
+  out.mcp.page_bytes = mcp.at("page_bytes").get<std::size_t>();
+  out.mcp.user_only_tools = mcp.at("user_only_tools").get<std::vector<std::string>>();
+  const auto& unix_socket = document.at("unix_socket");
+  if (unix_socket.contains("path")) {
+    out.unix_socket.path = unix_socket["path"].get<std::string>();
+    out.unix_socket.path_given = true;
+    if (!out.unix_socket.path.empty() && out.unix_socket.path.front() != '/') {
+      return std::unexpected("unix_socket.path: expected an absolute path, got '" + out.unix_socket.path + "'");
+    }
+  }
+  out.unix_socket.group = unix_socket.at("group").get<std::string>();
+  out.unix_socket.mode = static_cast<unsigned>(std::stoul(unix_socket.at("mode").get<std::string>(), nullptr, 8));
+  const auto& http = document.at("http");
+  out.http.listen = http.at("listen").get<std::string>();
+  out.http.token = http.at("token").get<std::string>();
+  out.http.allowed_origins = http.at("allowed_origins").get<std::vector<std::string>>();
+  out.http.max_sessions = http.at("max_sessions").get<std::size_t>();
+  out.http.max_body_bytes = http.at("max_body_bytes").get<std::size_t>();
+  return out;
+}
+
+}  // namespace mcpud::config

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// The configuration of the standard MCP front doors: [mcp] (paging, user-only
+// tools), [unix_socket] and [http].
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/tool.hpp"
+
+namespace mcpud::config {
+
+inline constexpr const char* kDefaultUnixSocket = "/run/mcpud/mcpud.sock";
+
+struct McpConfig {
+  std::size_t page_bytes = 8000;  // tools/list page budget, as voice-assistant firmware uses
+  // Tool names (with * wildcards) listed only to clients that ask for user tools.
+  std::vector<std::string> user_only_tools = {"reload", "*reboot*", "*restart*", "*reconfigure*", "*shutdown*"};
+};
+
+struct UnixSocketConfig {
+  std::string path = kDefaultUnixSocket;  // "" disables the socket
+  bool path_given = false;                // false: the default path, whose absence is only a warning
+  std::string group;                      // owning group of the socket ("" keeps the daemon's)
+  unsigned mode = 0660;
+};
+
+struct HttpConfig {
+  std::string listen;                        // "127.0.0.1:8080"; "" disables Streamable HTTP
+  std::string token;                         // bearer token required when not empty
+  std::vector<std::string> allowed_origins;  // besides http(s)://localhost / 127.0.0.1 / [::1]
+  std::size_t max_sessions = 64;
+  std::size_t max_body_bytes = 1024 * 1024;
+};
+
+struct McpSections {
+  McpConfig mcp;
+  UnixSocketConfig unix_socket;
+  HttpConfig http;
+};
+
+// Adds the schema of the sections above to the config schema's properties.
+void add_mcp_schema(nlohmann::json& schema);
+// Reads the sections from the validated document (defaults already filled in).
+std::expected<McpSections, std::string> parse_mcp_sections(const nlohmann::json& document);
+
+}  // namespace mcpud::config

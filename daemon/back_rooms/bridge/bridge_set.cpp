@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Reconciling configured bridges; pin lookup across devices.
+#include "mcpud/bridge/bridge_set.hpp"
+
+#include <algorithm>
+
+#include "mcu_bridge.hpp"
+#include "mcpud/io/udev_monitor.hpp"
+#include "mcpud/core/log.hpp"
+
+namespace mcpud::bridge {
+
+BridgeSet::BridgeSet(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events)
+    : io_(io), registry_(registry), events_(events) {}
+
+BridgeSet::~BridgeSet() { stop_all(); }
+
+void BridgeSet::reconcile(const std::vector<BridgeConfig>& configs) {
+  std::erase_if(bridges_, [&](const auto& bridge) {
+    const bool keep = std::find(configs.begin(), configs.end(), bridge->config()) != configs.end();
+    if (!keep) {
+      log::info("bridge", bridge->config().id, ": removed from the configuration");
+      bridge->stop();
+    }
+    return !keep;
+  });
+  for (const auto& config : configs) {
+    const bool running =
+        std::any_of(bridges_.begin(), bridges_.end(), [&](const auto& b) { return b->config() == config; });
+    if (running) continue;
+    auto bridge = std::make_shared<McuBridge>(io_, config, registry_, events_);
+    bridge->start();
+    bridges_.push_back(std::move(bridge));
+  }
+  const bool any_serial = std::any_of(configs.begin(), configs.end(), [](const auto& c) { return !c.port.empty(); });
+  if (any_serial && !udev_) {
+    udev_ = io::UdevMonitor::create(io_, [this](std::string_view action, const std::string&) {
+      if (action == "add") retry_serial_bridges();
+    });
+    if (!udev_) log::info("bridge", "no udev monitor; serial devices are found by periodic retries");
+  }
+}
+
+void BridgeSet::stop_all() {
+  for (auto& bridge : bridges_) bridge->stop();
+  bridges_.clear();
+  udev_.reset();
+}
+
+void BridgeSet::retry_serial_bridges() {
+  for (auto& bridge : bridges_) {
+    if (!bridge->config().port.empty()) bridge->retry_now();
+  }
+}
+
+bool BridgeSet::discovery_settled() const {
+  return std::all_of(bridges_.begin(), bridges_.end(), [](const auto& bridge) { return bridge->settled(); });
+}
+
+pins::BoardPin* BridgeSet::find_pin(std::string_view name) {
+  for (auto& bridge : bridges_) {
+    if (auto* pin = bridge->find_pin(name)) return pin;
+  }
+  return nullptr;
+}
+
+void BridgeSet::describe_pins(nlohmann::json& out) const {
+  for (const auto& bridge : bridges_) bridge->describe_pins(out);
+}
+
+}  // namespace mcpud::bridge

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// Connection life cycle, discovery and tool registration of one bridged device.
+#include "mcu_bridge.hpp"
+
+#include "bridge_tasks.hpp"
+
+#include "mcpud/core/log.hpp"
+
+namespace mcpud::bridge {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::uint32_t kFirstRetryMs = 250;
+}
+
+McuBridge::McuBridge(boost::asio::io_context& io, BridgeConfig config, ToolRegistry& registry, EventHub& events)
+    : io_(io), config_(std::move(config)), registry_(registry),
+      events_(events),
+      timer_(io),
+      backoff_(std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)) {}
+
+McuBridge::~McuBridge() { stop(); }
+
+void McuBridge::start() {
+  if (state_ != State::Stopped) return;
+  connect();
+}
+
+void McuBridge::stop() {
+  if (state_ == State::Stopped) return;
+  state_ = State::Stopped;
+  ++generation_;
+  timer_.cancel();
+  go_away();
+}
+
+void McuBridge::retry_now() {
+  if (state_ != State::Waiting) return;
+  timer_.cancel();
+  connect();
+}
+
+void McuBridge::connect() {
+  state_ = State::Connecting;
+  const auto generation = ++generation_;
+  auto weak = weak_from_this();
+  if (!config_.port.empty()) {
+    on_stream(generation, open_serial(io_, config_.port, config_.baud));
+    return;
+  }
+  connect_tcp(io_, config_.tcp, config_.timeout_ms, [weak, generation](Result<std::unique_ptr<LinkStream>> stream) {
+    if (auto self = weak.lock()) self->on_stream(generation, std::move(stream));
+  });
+}
+
+void McuBridge::on_stream(std::uint64_t generation, Result<std::unique_ptr<LinkStream>> stream) {
+  if (generation != generation_) return;
+  if (!stream) return fail(generation, stream.error());
+  state_ = State::Handshaking;
+  auto weak = weak_from_this();
+  LinkOptions options{config_.id, config_.timeout_ms, config_.max_in_flight};
+  link_ = std::make_shared<McuLink>(io_, std::move(*stream), options, [weak, generation](const Error& reason) {
+    if (auto self = weak.lock()) self->fail(generation, reason);
+  });
+  link_->start();
+  // Opening the port resets Arduino-style boards (DTR): give the firmware time to boot.
+  timer_.expires_after(std::chrono::milliseconds(config_.reset_wait_ms));
+  timer_.async_wait([weak, generation](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!ec && self && generation == self->generation_) self->handshake(generation);
+  });
+}
+
+void McuBridge::handshake(std::uint64_t generation) {
+  auto weak = weak_from_this();
+  link_->call("get_info", json(), [weak, generation](ToolResult info) {
+    auto self = weak.lock();
+    if (!self || generation != self->generation_) return;
+    if (!info) return self->fail(generation, info.error());
+    // Small boards ("low" or "conservative" memory) lose bytes when two requests arrive back to back.
+    const auto profile = info->is_object() ? info->value("memory_profile", json("rich")) : json("rich");
+    self->link_->set_one_at_a_time(profile.is_string() && profile != "rich");
+    self->link_->call("list_tools", json(), [weak, generation, info = *info](ToolResult listing) {
+      auto self = weak.lock();
+      if (!self || generation != self->generation_) return;
+      if (!listing) return self->fail(generation, listing.error());
+      self->on_manifest(generation, info, *listing);
+    });
+  });
+}
+
+void McuBridge::on_manifest(std::uint64_t generation, const json& info, const json& listing) {
+  auto manifest = read_manifest(listing);
+  if (!manifest) return fail(generation, manifest.error());
+  for (const auto& why : manifest->skipped) log::warn("bridge", config_.id, ": skipped ", why);
+  info_ = info;
+  state_ = State::Ready;
+  backoff_.reset();
+  last_failure_.clear();
+  adopt_pins(*manifest);
+  register_tools(*manifest);
+  start_polling(*manifest);
+  log::info("bridge", config_.id, ": connected to '",
+            info.value("device", json("?")).is_string() ? info.value("device", "?") : "?", "' on ",
+            config_.port.empty() ? config_.tcp : config_.port, ": ", manifest->tools.size(), " tools, ",
+            manifest->pins.size(), " pins");
+}
+
+void McuBridge::fail(std::uint64_t generation, const Error& reason) {
+  if (generation != generation_ || state_ == State::Stopped || state_ == State::Waiting) return;
+  const bool was_ready = state_ == State::Ready;
+  const LinkStats stats = link_ ? link_->stats() : LinkStats{};
+  ++generation_;
+  go_away();
+  if (was_ready) {
+    log::warn("bridge", config_.id, ": device lost (", reason.message, "); its tools are removed until it is back (",
+              stats.noise_lines, " non-JSON lines ignored, ", stats.unmatched, " unmatched replies, ", stats.resends,
+              " requests resent, ", stats.overflows, " over-long lines)");
+  } else if (reason.message != last_failure_) {
+    log::warn("bridge", config_.id, ": cannot connect: ", reason.message, "; retrying");
+  }
+  last_failure_ = reason.message;
+  schedule_retry();
+}
+
+// Removes what the device contributed and fails its calls in flight.
+void McuBridge::go_away() {
+  pollers_.clear();
+  drains_.clear();
+  present_.clear();
+  if (link_) {
+    link_->close(Error::domain(DomainError::DeviceDisconnected, config_.id + ": device disconnected"));
+    link_.reset();
+  }
+  registry_.remove_owner(owner());
+  polled_.clear();
+}
+
+void McuBridge::schedule_retry() {
+  state_ = State::Waiting;
+  timer_.expires_after(backoff_.next());
+  timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!ec && self && self->state_ == State::Waiting) self->connect();
+  });
+}
+
+void McuBridge::invoke(const std::string& method, json arguments, ToolReply reply) {
+  if (state_ != State::Ready || !link_) {
+    reply(std::unexpected(Error::domain(DomainError::DeviceDisconnected, config_.id + ": device not connected")));
+    return;
+  }
+  link_->call(method, arguments, std::move(reply));
+}
+
+void McuBridge::register_tools(const DeviceManifest& manifest) {
+  ToolRegistry::Batch batch(registry_);
+  for (const auto& device_tool : manifest.tools) {
+    Tool tool;
+    tool.name = config_.id + "__" + device_tool.name;
+    tool.description = "[" + config_.id + "] " + device_tool.description;
+    tool.input_schema = device_tool.input_schema;
+    tool.annotations.polling_interval_ms = device_tool.polling_ms;
+    tool.owner = owner();
+    tool.invoke = [weak = weak_from_this(), method = device_tool.name](json arguments, ToolReply reply) {
+      auto self = weak.lock();
+      if (!self) {
+        reply(std::unexpected(Error::domain(DomainError::DeviceDisconnected, "device bridge removed")));
+        return;
+      }
+      self->invoke(method, std::move(arguments), std::move(reply));
+    };
+    if (auto added = registry_.add(std::move(tool)); !added) {
+      log::warn("bridge", config_.id, ": tool not registered: ", added.error().message);
+    }
+  }
+}
+
+pins::BoardPin* McuBridge::find_pin(std::string_view name) {
+  if (std::find(present_.begin(), present_.end(), name) == present_.end()) return nullptr;
+  const auto it = pins_.find(name);
+  return it == pins_.end() ? nullptr : it->second.board.get();
+}
+
+void McuBridge::describe_pins(json& out) const {
+  for (const auto& name : present_) {
+    const auto& remote = pins_.at(name);
+    const auto& pin = *remote.board;
+    json entry = {{"pin", pin.number()},
+                  {"name", pin.name()},
+                  {"device", config_.id},
+                  {"type", remote.type},
+                  {"description", "[" + config_.id + "] " + pin.config.description}};
+    if (pin.sampler) {
+      const auto& o = pin.sampler->options();
+      entry["capabilities"] = {{"summary", true}, {"buffer", true}, {"events", false}};
+      entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
+    }
+    out.push_back(std::move(entry));
+  }
+}
+
+}  // namespace mcpud::bridge

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// Hardware pin keys: parsing and the cross-checks a schema cannot express.
+#include "hardware_config.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "board_kinds.hpp"
+
+namespace mcpud::pins {
+namespace {
+
+using hal::PinType;
+using nlohmann::json;
+
+std::string types_text(std::initializer_list<PinType> types) {
+  std::string text;
+  for (const auto t : types) text += (text.empty() ? "" : " or ") + std::string(hal::pin_type_name(t));
+  return text;
+}
+
+// Each hardware key, and the pin types that use it.
+std::expected<void, std::string> check_key_types(const json& j, const std::string& where, PinType type) {
+  struct Rule {
+    const char* key;
+    std::initializer_list<PinType> types;
+  };
+  static const Rule rules[] = {
+      {"chip", {PinType::DigitalOutput, PinType::DigitalInput}},
+      {"line", {PinType::DigitalOutput, PinType::DigitalInput}},
+      {"active_low", {PinType::DigitalOutput, PinType::DigitalInput}},
+      {"drive", {PinType::DigitalOutput}},
+      {"bias", {PinType::DigitalInput}},
+      {"events", {PinType::DigitalInput}},
+      {"debounce_ms", {PinType::DigitalInput}},
+      {"iio", {PinType::AdcInput}},
+  };
+  for (const auto& rule : rules) {
+    if (!j.contains(rule.key)) continue;
+    if (std::find(rule.types.begin(), rule.types.end(), type) == rule.types.end()) {
+      return std::unexpected(where + "." + rule.key + ": only used by " + types_text(rule.types) + " pins, not " +
+                             std::string(hal::pin_type_name(type)));
+    }
+  }
+  return {};
+}
+
+// Keys that mean something only on the simulated board, or only on a real one.
+std::expected<void, std::string> check_key_board(const json& j, const std::string& where, BoardKind board) {
+  const bool sim = board == BoardKind::Sim;
+  if (!sim && j.contains("sim"))
+    return std::unexpected(where + ".sim: only used by board \"sim\", not \"" + std::string(board_kind_name(board)) + "\"");
+  if (!sim) return {};
+  for (const char* key : {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio"}) {
+    if (j.contains(key))
+      return std::unexpected(where + "." + key + ": not used by board \"sim\" (use \"raspberrypi\" or \"linux\")");
+  }
+  if (j.contains("pwm") && j["pwm"].contains("chip")) {
+    return std::unexpected(where + ".pwm.chip: not used by board \"sim\" (use \"raspberrypi\" or \"linux\")");
+  }
+  return {};
+}
+
+template <class T>
+T enum_value(const json& j, const char* key, std::initializer_list<std::pair<const char*, T>> names, T fallback) {
+  if (!j.contains(key)) return fallback;
+  const auto text = j[key].get<std::string>();
+  for (const auto& [name, value] : names) {
+    if (text == name) return value;
+  }
+  return fallback;  // the schema's enum already refused anything else
+}
+
+void parse_line(const json& j, PinConfig& pin) {
+  pin.line.chip = j.value("chip", "");
+  if (!j.contains("line")) return;
+  if (j["line"].is_string())
+    pin.line.line_name = j["line"].get<std::string>();
+  else
+    pin.line.offset = j["line"].get<unsigned>();
+}
+
+void parse_gpio(const json& j, PinConfig& pin) {
+  const bool active_low = j.value("active_low", false);
+  pin.gpio_output = {active_low,
+                     enum_value(j, "drive",
+                                {{"push-pull", hal::Drive::PushPull},
+                                 {"open-drain", hal::Drive::OpenDrain},
+                                 {"open-source", hal::Drive::OpenSource}},
+                                hal::Drive::PushPull),
+                     pin.initial};
+  pin.gpio_input = {active_low,
+                    enum_value(j, "bias",
+                               {{"as-is", hal::Bias::AsIs},
+                                {"disabled", hal::Bias::Disabled},
+                                {"pull-up", hal::Bias::PullUp},
+                                {"pull-down", hal::Bias::PullDown}},
+                               hal::Bias::AsIs),
+                    enum_value(j, "events",
+                               {{"none", hal::Edges::None},
+                                {"rising", hal::Edges::Rising},
+                                {"falling", hal::Edges::Falling},
+                                {"both", hal::Edges::Both}},
+                               hal::Edges::None),
+                    j.value("debounce_ms", 0u) * 1000u};
+}
+
+// Line events feed the pin's sampler (edges only, no timer, unless sampling is configured).
+std::expected<void, std::string> attach_events(const std::string& where, PinConfig& pin) {
+  const auto edges = pin.gpio_input.edges;
+  if (edges == hal::Edges::None) return {};
+  if (pin.sampling && pin.sampling->edges != EdgeMode::None) {
+    return std::unexpected(where +
+                           ".sampling.edges: the line reports its edges itself (events = ...); remove one of the two");
+  }
+  if (!pin.sampling) pin.sampling = SamplingOptions{.interval_ms = 0, .buffer_size = 0, .summary = false};
+  pin.sampling->edges = edges == hal::Edges::Rising    ? EdgeMode::Rising
+                        : edges == hal::Edges::Falling ? EdgeMode::Falling
+                                                       : EdgeMode::Both;
+  pin.sampling->hardware_edges = true;
+  return {};
+}
+
+}  // namespace
+
+std::expected<void, std::string> parse_hardware_keys(const json& j, const std::string& where, BoardKind board,
+                                                     PinConfig& pin) {
+  if (auto ok = check_key_board(j, where, board); !ok) return ok;
+  if (auto ok = check_key_types(j, where, pin.type); !ok) return ok;
+  if (board == BoardKind::Sim) return {};
+  parse_line(j, pin);
+  parse_gpio(j, pin);
+  if (j.contains("iio"))
+    pin.iio = {j["iio"].value("uri", ""), j["iio"].at("device").get<std::string>(),
+               j["iio"].at("channel").get<std::string>()};
+  if (j.contains("pwm")) {
+    pin.pwm_chip = j["pwm"].value("chip", "");
+    pin.pwm_channel = j["pwm"].value("channel", 0u);
+    pin.pwm_inverted = j["pwm"].value("polarity", "normal") == "inversed";
+  }
+  if (auto ok = check_pin_for_board(board, where, pin); !ok) return ok;
+  return attach_events(where, pin);
+}
+
+}  // namespace mcpud::pins

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The pins back room's part of mcpud.toml: the board kind, the PWM sysfs root and
+// the [[pins]] tables; their schema and the checks a schema cannot express.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/sampler.hpp"
+#include "mcpud/hal/gpio.hpp"
+#include "mcpud/hal/iio_adc.hpp"
+#include "mcpud/hal/pins.hpp"
+#include "mcpud/hal/sim_board.hpp"
+
+namespace mcpud::pins {
+
+// The boards mcpud knows: the built-in simulation, a Raspberry Pi (pin N is
+// GPIO<N> on the header), any Linux board (chip and line given), or no pins.
+enum class BoardKind { Sim, RaspberryPi, Linux, None };
+
+std::string_view board_kind_name(BoardKind kind);  // "sim", "raspberrypi", "linux", "none"
+std::optional<BoardKind> parse_board_kind(std::string_view name);
+
+struct PinConfig {
+  std::string name;
+  int pin = 0;  // the logical pin number clients use
+  hal::PinType type = hal::PinType::DigitalOutput;
+  std::string description;
+  bool initial = false;                     // digital_output
+  std::optional<bool> safe_value;           // digital_output: driven on exit
+  std::uint32_t frequency_hz = 1000;        // pwm_output
+  std::optional<double> safe_duty;          // pwm_output, 0-255: driven on exit
+  std::optional<SamplingOptions> sampling;  // inputs
+  hal::SimInputSpec sim_input;              // board "sim", digital_input
+  hal::SimAnalogSpec sim_analog;            // board "sim", adc_input
+  // Boards "raspberrypi" and "linux" (hardware_config.cpp):
+  hal::LineAddress line;          // digital pins: chip and line
+  hal::OutputSpec gpio_output;    // digital_output
+  hal::InputSpec gpio_input;      // digital_input
+  hal::IioChannelSpec iio;        // adc_input
+  std::string pwm_chip;           // pwm_output: "pwmchip0"
+  unsigned pwm_channel = 0;
+  bool pwm_inverted = false;
+};
+
+// The top-level keys `board` and `pwm_sysfs_root` and the [[pins]] tables.
+struct BoardConfig {
+  BoardKind kind = BoardKind::Sim;
+  std::string pwm_sysfs_root;
+  std::vector<PinConfig> pins;
+};
+
+// Adds `board`, `pwm_sysfs_root` and `pins` to the config schema's properties.
+void add_board_schema(nlohmann::json& schema);
+// Reads them from the validated document (defaults filled in). Errors name the
+// key path: "pins[2].sim.from: no digital_output named 'x'".
+std::expected<BoardConfig, std::string> parse_board_config(const nlohmann::json& document);
+
+}  // namespace mcpud::pins

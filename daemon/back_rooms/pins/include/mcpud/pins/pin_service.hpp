@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The pins back room as the daemon sees it: the board's pins built from the
+// configuration, their tools in the registry and their sampling running; all
+// replaced together when the configuration changes. Event loop only.
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <memory>
+#include <string>
+
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/tool_registry.hpp"
+#include "mcpud/pins/pin_config.hpp"
+#include "mcpud/pins/pin_table.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace mcpud::pins {
+
+class PinSampling;
+
+class PinService {
+ public:
+  // Borrows all three; they must outlive this service.
+  PinService(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events);
+  ~PinService();
+  PinService(const PinService&) = delete;
+  PinService& operator=(const PinService&) = delete;
+
+  // Builds the pins `board` names and registers their tools, replacing the
+  // running ones; `consumer` labels the GPIO lines, `foreign` (nullable, must
+  // outlive this service) finds pins of bridged devices by name. Real GPIO
+  // lines and PWM channels are held exclusively, so the running ones are freed
+  // first and taken back when the new set cannot be built. The error names the pin.
+  std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer,
+                                         ForeignPins* foreign);
+  // Stops sampling and drives every output that has a safe value to it.
+  void stop();
+
+  PinTable& table() { return *table_; }
+  const PinTable& table() const { return *table_; }
+  std::size_t size() const { return table_->pins().size(); }
+
+ private:
+  void release();
+  void install(std::unique_ptr<PinTable> table, ForeignPins* foreign);
+
+  boost::asio::io_context& io_;
+  ToolRegistry& registry_;
+  EventHub& events_;
+  std::unique_ptr<PinTable> table_ = std::make_unique<PinTable>();
+  std::unique_ptr<PinSampling> sampling_;
+  BoardConfig running_;  // what table_ was built from
+  std::string consumer_;
+  ForeignPins* running_foreign_ = nullptr;
+};
+
+// Checks a configuration the way the daemon would use it, without taking any
+// hardware: simulated pins are built, GPIO lines of a real board are looked up
+// (so `mcpud --check-config` works while mcpud runs). The error names the pin.
+std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer);
+
+}  // namespace mcpud::pins

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The board's configured pins: each with its number, name, type, hardware handle
+// and (for sampled inputs) its sample history. Single-threaded.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcpud/pins/pin_config.hpp"
+#include "mcpud/core/error.hpp"
+#include "mcpud/core/sampler.hpp"
+#include "mcpud/hal/gpio.hpp"
+#include "mcpud/hal/pins.hpp"
+
+namespace mcpud::pins {
+
+struct BoardPin {
+  PinConfig config;
+  std::unique_ptr<hal::DigitalOutput> output;
+  std::unique_ptr<hal::DigitalInput> input;
+  std::unique_ptr<hal::PwmOutput> pwm;
+  std::unique_ptr<hal::AnalogInput> adc;
+  std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
+  hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
+  std::string device;  // the bridged device it is on ("uno"); empty for the board's own pins
+
+  int number() const { return config.pin; }
+  const std::string& name() const { return config.name; }
+  hal::PinType type() const { return config.type; }
+};
+
+// Pins that are not the board's own (those of bridged devices, named
+// "<device>__<pin>"), found by name after the board's own.
+class ForeignPins {
+ public:
+  virtual ~ForeignPins() = default;
+  virtual BoardPin* find_pin(std::string_view name) = 0;
+};
+
+class PinTable {
+ public:
+  // Creates every configured pin on the configured board; `consumer` labels the
+  // GPIO lines it requests. Errors name the pin.
+  static Result<std::unique_ptr<PinTable>> build(const BoardConfig& board, const std::string& consumer);
+
+  BoardPin* find(int number);
+  BoardPin* find(std::string_view name);
+  // Looks a pin up by a JSON number or name; PIN_NOT_FOUND otherwise.
+  Result<BoardPin*> find(const nlohmann::json& pin);
+
+  std::vector<std::unique_ptr<BoardPin>>& pins() { return pins_; }
+  const std::vector<std::unique_ptr<BoardPin>>& pins() const { return pins_; }
+
+  // Borrows `foreign` (nullable) for lookups by name; must outlive this table.
+  void set_foreign(ForeignPins* foreign) { foreign_ = foreign; }
+  bool has_foreign() const { return foreign_ != nullptr; }
+
+  // Drives every output that has a safe value to it (on exit and before reload).
+  void drive_safe_values();
+
+ private:
+  std::vector<std::unique_ptr<BoardPin>> pins_;
+  ForeignPins* foreign_ = nullptr;
+};
+
+}  // namespace mcpud::pins

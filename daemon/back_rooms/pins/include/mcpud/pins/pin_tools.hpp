@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// The MCP/U built-in pin tools (gpio_write, gpio_read, pwm_write, adc_read,
+// get_pin_summary, get_pin_buffer, get_pin_events) over the board's pin table.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/tool_registry.hpp"
+
+namespace mcpud::pins {
+
+class PinTable;
+
+inline constexpr const char* kPinToolsOwner = "pins";
+
+// Registers the pin tools under owner "pins". The sampling tools are added only
+// when some pin has sampling, as the reference firmware does. `pins` must outlive
+// the registered tools (remove them with registry.remove_owner(kPinToolsOwner)).
+// gpio_write and pwm_write publish PinChanged on `events` when given.
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events = nullptr);
+
+// The MCP/U pin registry entries (list_tools "pins") for the board's pins.
+nlohmann::json describe_pins(const PinTable& pins);
+
+}  // namespace mcpud::pins

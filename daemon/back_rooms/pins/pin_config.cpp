@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// The board and [[pins]] sections of mcpud.toml: schema, parsing, cross-checks.
+#include "mcpud/pins/pin_config.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "hardware_config.hpp"
+
+namespace mcpud::pins {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::pair<BoardKind, std::string_view>, 4> kBoardNames{{
+    {BoardKind::Sim, "sim"}, {BoardKind::RaspberryPi, "raspberrypi"}, {BoardKind::Linux, "linux"}, {BoardKind::None, "none"}}};
+
+const char* const kPinsSchema = R"json({
+  "type": "array",
+  "default": [],
+  "maxItems": 512,
+  "items": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["name", "pin", "type"],
+    "properties": {
+      "name": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
+      "pin": {"type": "integer", "minimum": 0, "maximum": 65535},
+      "type": {"type": "string", "enum": ["digital_output", "digital_input", "pwm_output", "adc_input"]},
+      "description": {"type": "string", "default": ""},
+      "initial": {"type": "boolean"},
+      "safe_value": {"type": "boolean"},
+      "safe_duty": {"type": "integer", "minimum": 0, "maximum": 255},
+      "pwm": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "frequency_hz": {"type": "integer", "minimum": 1, "maximum": 100000000, "default": 1000},
+          "chip": {"type": "string", "minLength": 1},
+          "channel": {"type": "integer", "minimum": 0, "maximum": 1023},
+          "polarity": {"type": "string", "enum": ["normal", "inversed"]}
+        }
+      },
+      "chip": {"type": "string", "minLength": 1},
+      "line": {"type": ["integer", "string"], "minimum": 0, "maximum": 65535, "minLength": 1},
+      "active_low": {"type": "boolean"},
+      "drive": {"type": "string", "enum": ["push-pull", "open-drain", "open-source"]},
+      "bias": {"type": "string", "enum": ["as-is", "disabled", "pull-up", "pull-down"]},
+      "events": {"type": "string", "enum": ["none", "rising", "falling", "both"]},
+      "debounce_ms": {"type": "integer", "minimum": 0, "maximum": 1000},
+      "iio": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["device", "channel"],
+        "properties": {
+          "device": {"type": "string", "minLength": 1},
+          "channel": {"type": "string", "minLength": 1},
+          "uri": {"type": "string", "minLength": 1}
+        }
+      },
+      "sampling": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["interval_ms"],
+        "properties": {
+          "interval_ms": {"type": "integer", "minimum": 1, "maximum": 86400000},
+          "buffer_size": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0},
+          "summary": {"type": "boolean", "default": true},
+          "thresholds": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+          "hysteresis": {"type": "number", "minimum": 0, "default": 0},
+          "edges": {"type": "string", "enum": ["none", "rising", "falling", "both"], "default": "none"},
+          "event_capacity": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64}
+        }
+      },
+      "sim": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "mode": {"type": "string", "enum": ["constant", "square", "loopback"]},
+          "level": {"type": "boolean"},
+          "from": {"type": "string"},
+          "waveform": {"type": "string", "enum": ["constant", "sine", "triangle", "noise"]},
+          "min": {"type": "number"},
+          "max": {"type": "number"},
+          "period_ms": {"type": "integer", "minimum": 2, "maximum": 86400000},
+          "seed": {"type": "integer", "minimum": 0},
+          "scale_mv": {"type": "number", "exclusiveMinimum": 0},
+          "offset": {"type": "number"}
+        }
+      }
+    }
+  }
+})json";
+
+EdgeMode parse_edges(const std::string& name) {
+  if (name == "rising") return EdgeMode::Rising;
+  if (name == "falling") return EdgeMode::Falling;
+  if (name == "both") return EdgeMode::Both;
+  return EdgeMode::None;
+}
+
+SamplingOptions parse_sampling(const json& j) {
+  SamplingOptions s;
+  s.interval_ms = j.at("interval_ms").get<std::uint32_t>();
+  s.buffer_size = j.at("buffer_size").get<std::size_t>();
+  s.summary = j.at("summary").get<bool>();
+  s.edges = parse_edges(j.at("edges").get<std::string>());
+  s.event_capacity = j.at("event_capacity").get<std::size_t>();
+  if (j.contains("thresholds")) {
+    s.thresholds = Thresholds{j["thresholds"][0].get<double>(), j["thresholds"][1].get<double>(),
+                              j.at("hysteresis").get<double>()};
+  }
+  return s;
+}
+
+void parse_sim(const json& sim, PinConfig& pin) {
+  using Mode = hal::SimInputSpec::Mode;
+  using Wave = hal::SimAnalogSpec::Waveform;
+  const std::string mode = sim.value("mode", "constant");
+  pin.sim_input.mode = mode == "square" ? Mode::Square : mode == "loopback" ? Mode::Loopback : Mode::Constant;
+  pin.sim_input.level = sim.value("level", false);
+  pin.sim_input.loopback_from = sim.value("from", "");
+  const std::string wave = sim.value("waveform", "sine");
+  pin.sim_analog.waveform = wave == "constant" ? Wave::Constant
+                            : wave == "triangle" ? Wave::Triangle
+                            : wave == "noise"    ? Wave::Noise
+                                                 : Wave::Sine;
+  pin.sim_analog.min = sim.value("min", pin.sim_analog.min);
+  pin.sim_analog.max = sim.value("max", pin.sim_analog.max);
+  pin.sim_analog.seed = sim.value("seed", pin.sim_analog.seed);
+  pin.sim_analog.scale_mv = sim.value("scale_mv", pin.sim_analog.scale_mv);
+  pin.sim_analog.offset = sim.value("offset", pin.sim_analog.offset);
+  const std::uint32_t period = sim.value("period_ms", 0u);
+  if (period != 0) {
+    pin.sim_input.period_ms = period;
+    pin.sim_analog.period_ms = period;
+  }
+}
+
+std::string article_for(std::string_view noun) {
+  const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
+  return std::string(vowel ? "an " : "a ") + std::string(noun);
+}
+
+// Keys that only make sense for some pin types; the schema cannot say so.
+std::expected<void, std::string> check_keys_fit_type(const json& j, const std::string& where, hal::PinType type) {
+  struct Rule {
+    const char* key;
+    bool allowed;
+  };
+  const bool output = type == hal::PinType::DigitalOutput;
+  const bool input = type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput;
+  const bool pwm = type == hal::PinType::PwmOutput;
+  for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm},
+                          Rule{"pwm", pwm}, Rule{"sampling", input}, Rule{"sim", input}}) {
+    if (j.contains(rule.key) && !rule.allowed) {
+      return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) + " pin");
+    }
+  }
+  return {};
+}
+
+std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string& where, BoardKind board) {
+  PinConfig pin;
+  pin.name = j.at("name").get<std::string>();
+  pin.pin = j.at("pin").get<int>();
+  hal::parse_pin_type(j.at("type").get<std::string>(), pin.type);
+  if (auto fits = check_keys_fit_type(j, where, pin.type); !fits) return std::unexpected(fits.error());
+  pin.description = j.at("description").get<std::string>();
+  pin.initial = j.value("initial", false);
+  if (j.contains("safe_value")) pin.safe_value = j["safe_value"].get<bool>();
+  if (j.contains("safe_duty")) pin.safe_duty = j["safe_duty"].get<double>();
+  if (j.contains("pwm")) pin.frequency_hz = j["pwm"].at("frequency_hz").get<std::uint32_t>();
+  if (j.contains("sampling")) {
+    pin.sampling = parse_sampling(j["sampling"]);
+    if (pin.sampling->thresholds && pin.sampling->thresholds->low > pin.sampling->thresholds->high) {
+      return std::unexpected(where + ".sampling.thresholds: low (first) must not exceed high (second)");
+    }
+    // A wider hysteresis than the band would make in_range unreachable.
+    if (const auto& t = pin.sampling->thresholds; t && t->hysteresis > t->high - t->low) {
+      return std::unexpected(where + ".sampling.hysteresis: must not exceed high - low of the thresholds");
+    }
+  }
+  if (j.contains("sim")) parse_sim(j["sim"], pin);
+  if (pin.type == hal::PinType::DigitalInput && pin.sim_input.mode == hal::SimInputSpec::Mode::Loopback &&
+      pin.sim_input.loopback_from.empty()) {
+    return std::unexpected(where + ".sim.from: a loopback input needs the name of a digital_output");
+  }
+  if (auto hardware = parse_hardware_keys(j, where, board, pin); !hardware) return std::unexpected(hardware.error());
+  return pin;
+}
+
+// Names and numbers are unique; loopback sources are digital outputs.
+std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) {
+  std::set<std::string> names;
+  std::set<int> numbers;
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    const auto where = "pins[" + std::to_string(i) + "]";
+    if (!names.insert(pins[i].name).second) return std::unexpected(where + ".name: '" + pins[i].name + "' is used by another pin");
+    if (!numbers.insert(pins[i].pin).second) {
+      return std::unexpected(where + ".pin: " + std::to_string(pins[i].pin) + " is used by another pin");
+    }
+  }
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    const auto& pin = pins[i];
+    if (pin.type != hal::PinType::DigitalInput || pin.sim_input.mode != hal::SimInputSpec::Mode::Loopback) continue;
+    const auto source = std::find_if(pins.begin(), pins.end(), [&](const auto& p) { return p.name == pin.sim_input.loopback_from; });
+    if (source == pins.end() || source->type != hal::PinType::DigitalOutput) {
+      return std::unexpected("pins[" + std::to_string(i) + "].sim.from: no digital_output named '" + pin.sim_input.loopback_from + "'");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view board_kind_name(BoardKind kind) {
+  for (const auto& [k, name] : kBoardNames) {
+    if (k == kind) return name;
+  }
+  return "?";
+}
+
+std::optional<BoardKind> parse_board_kind(std::string_view name) {
+  for (const auto& [kind, n] : kBoardNames) {
+    if (n == name) return kind;
+  }
+  return std::nullopt;
+}
+
+void add_board_schema(json& schema) {
+  auto& properties = schema["properties"];
+  json kinds = json::array();
+  for (const auto& [kind, name] : kBoardNames) kinds.push_back(name);
+  properties["board"] = {{"type", "string"}, {"enum", kinds}, {"default", "sim"}};
+  properties["pwm_sysfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/sys/class/pwm"}};
+  properties["pins"] = json::parse(kPinsSchema);
+}
+
+std::expected<BoardConfig, std::string> parse_board_config(const json& document) {
+  BoardConfig board;
+  board.kind = *parse_board_kind(document.at("board").get<std::string>());  // the schema's enum
+  board.pwm_sysfs_root = document.at("pwm_sysfs_root").get<std::string>();
+  const auto& pins = document.at("pins");
+  if (board.kind == BoardKind::None && !pins.empty()) {
+    return std::unexpected("pins: board \"none\" has no pins; remove them or choose a board");
+  }
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    auto pin = parse_pin(pins[i], "pins[" + std::to_string(i) + "]", board.kind);
+    if (!pin) return std::unexpected(pin.error());
+    board.pins.push_back(std::move(*pin));
+  }
+  if (auto checked = check_pins(board.pins); !checked) return std::unexpected(checked.error());
+  return board;
+}
+
+}  // namespace mcpud::pins

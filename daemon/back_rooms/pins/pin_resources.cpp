@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Pin resources: listing and reading a pin's current value.
+#include "mcpud/pins/pin_resources.hpp"
+
+#include <cmath>
+
+#include "mcpud/pins/pin_table.hpp"
+
+namespace mcpud::pins {
+namespace {
+
+using nlohmann::json;
+
+// Adds the pin's current value to `out`, in the units its tools use.
+Result<void> add_value(BoardPin& pin, json& out) {
+  const auto failed = [&](const hal::HalError& e) {
+    return std::unexpected(Error::domain(DomainError::ReadError, "pin " + pin.name() + ": " + e.message));
+  };
+  switch (pin.type()) {
+    case hal::PinType::DigitalOutput:
+    case hal::PinType::DigitalInput: {
+      auto level = pin.input ? pin.input->read() : pin.output->read();
+      if (!level) return failed(level.error());
+      out["value"] = *level;
+      return {};
+    }
+    case hal::PinType::PwmOutput: {
+      const auto state = pin.pwm->state();
+      out["duty"] = static_cast<int>(std::lround(state.duty * 255.0));
+      out["frequency_hz"] = state.frequency_hz;
+      return {};
+    }
+    case hal::PinType::AdcInput: {
+      auto reading = pin.adc->read();
+      if (!reading) return failed(reading.error());
+      out["value"] = reading->raw;
+      out["volts"] = std::round(reading->millivolts) / 1000.0;
+      return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+json list_pin_resources(const PinTable& pins) {
+  json out = json::array();
+  for (const auto& pin : pins.pins()) {
+    const std::string type(hal::pin_type_name(pin->type()));
+    out.push_back({{"uri", std::string(kPinUriPrefix) + pin->name()},
+                   {"name", pin->name()},
+                   {"description", pin->config.description.empty() ? type + " pin " + std::to_string(pin->number())
+                                                                   : pin->config.description + " (" + type + ")"},
+                   {"mimeType", "application/json"}});
+  }
+  return out;
+}
+
+Result<json> read_pin_resource(PinTable& pins, std::string_view uri) {
+  BoardPin* pin = uri.starts_with(kPinUriPrefix) ? pins.find(uri.substr(kPinUriPrefix.size())) : nullptr;
+  if (!pin) {
+    auto missing = Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri));
+    missing.uri = uri;
+    return std::unexpected(std::move(missing));
+  }
+  json out = {{"pin", pin->number()},
+              {"name", pin->name()},
+              {"type", hal::pin_type_name(pin->type())},
+              {"description", pin->config.description}};
+  if (auto added = add_value(*pin, out); !added) return std::unexpected(added.error());
+  return out;
+}
+
+}  // namespace mcpud::pins

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Per-pin sampling timers feeding each pin's PinSampler.
+#include "mcpud/pins/pin_sampling.hpp"
+
+#include <chrono>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/log.hpp"
+#include "pin_edges.hpp"
+#include "mcpud/pins/pin_table.hpp"
+
+namespace mcpud::pins {
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// The value a sampled pin contributes: 0/1 for digital inputs, raw counts for ADC.
+std::optional<double> read_sample(BoardPin& pin) {
+  if (pin.input) {
+    if (auto level = pin.input->read()) return *level ? 1.0 : 0.0;
+    else log::debug("sampling", pin.name(), ": ", level.error().message);
+  } else if (pin.adc) {
+    if (auto reading = pin.adc->read()) return static_cast<double>(reading->raw);
+    else log::debug("sampling", pin.name(), ": ", reading.error().message);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& events) {
+  const auto slice = pin.sampler->events().read(since, pin.sampler->events().capacity());
+  for (const auto* entry : slice.entries) {
+    const auto& e = entry->item;
+    nlohmann::json data = {{"pin", pin.number()},       {"name", pin.name()},
+                           {"type", event_type_name(e.type)}, {"value", e.value},
+                           {"timestamp_ms", e.timestamp_ms}, {"seq", entry->seq}};
+    if (e.threshold) data["threshold"] = *e.threshold;
+    events.publish({EventKind::PinEvent, pin.name(), std::move(data)});
+  }
+}
+
+struct PinSampling::Impl {
+  struct PinTimer {
+    BoardPin* pin;
+    boost::asio::steady_timer timer;
+  };
+
+  Impl(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events), edges(io, pins, events) {}
+
+  void schedule(PinTimer& entry) {
+    const auto interval = std::chrono::milliseconds(entry.pin->sampler->options().interval_ms);
+    // Fixed-rate: the next tick is one interval after the previous deadline, so
+    // sample times do not drift; after a stall, resume from now instead of bursting.
+    auto next = entry.timer.expiry() + interval;
+    if (next < std::chrono::steady_clock::now()) next = std::chrono::steady_clock::now() + interval;
+    entry.timer.expires_at(next);
+    entry.timer.async_wait([this, &entry](boost::system::error_code ec) {
+      if (ec) return;  // cancelled by stop()
+      sample(*entry.pin);
+      schedule(entry);
+    });
+  }
+
+  void sample(BoardPin& pin) {
+    auto value = read_sample(pin);
+    if (!value) return;
+    const auto before = pin.sampler->events().last_seq();
+    pin.sampler->add(*value, now_ms());
+    publish_pin_events(pin, before, events);
+  }
+
+  boost::asio::io_context& io;
+  PinTable& pins;
+  EventHub& events;
+  std::vector<std::unique_ptr<PinTimer>> timers;
+  PinEdges edges;  // hardware edge events, read when their fds are readable
+};
+
+PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events)
+    : impl_(std::make_unique<Impl>(io, pins, events)) {}
+
+PinSampling::~PinSampling() { stop(); }
+
+void PinSampling::start() {
+  impl_->edges.start();
+  for (auto& pin : impl_->pins.pins()) {
+    if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
+    impl_->sample(*pin);
+    auto entry = std::make_unique<Impl::PinTimer>(Impl::PinTimer{pin.get(), boost::asio::steady_timer(impl_->io)});
+    entry->timer.expires_at(std::chrono::steady_clock::now());
+    impl_->schedule(*entry);
+    impl_->timers.push_back(std::move(entry));
+  }
+}
+
+void PinSampling::stop() {
+  impl_->edges.stop();
+  for (auto& entry : impl_->timers) entry->timer.cancel();
+  impl_->timers.clear();
+}
+
+}  // namespace mcpud::pins

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Building, replacing and stopping the board's pins with their tools and sampling.
+#include "mcpud/pins/pin_service.hpp"
+
+#include "board_kinds.hpp"
+#include "mcpud/core/log.hpp"
+#include "mcpud/pins/pin_sampling.hpp"
+#include "mcpud/pins/pin_tools.hpp"
+
+namespace mcpud::pins {
+
+PinService::PinService(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events)
+    : io_(io), registry_(registry), events_(events) {}
+
+PinService::~PinService() { release(); }
+
+std::expected<void, std::string> PinService::apply(const BoardConfig& board, const std::string& consumer,
+                                                   ForeignPins* foreign) {
+  // Simulated pins hold nothing; real ones must be let go before they can be taken again.
+  const bool held = !table_->pins().empty() && running_.kind != BoardKind::Sim;
+  if (held) release();
+  auto table = PinTable::build(board, consumer);
+  if (!table) {
+    if (held) {
+      auto again = PinTable::build(running_, consumer_);
+      if (!again) log::error("pins", "cannot take back the running pins: ", again.error().message);
+      install(again ? std::move(*again) : std::make_unique<PinTable>(), running_foreign_);
+    }
+    return std::unexpected(table.error().message);
+  }
+  install(std::move(*table), foreign);
+  running_ = board;
+  consumer_ = consumer;
+  running_foreign_ = foreign;
+  return {};
+}
+
+void PinService::stop() {
+  if (sampling_) sampling_->stop();
+  table_->drive_safe_values();
+}
+
+void PinService::release() {
+  if (sampling_) sampling_->stop();
+  sampling_.reset();
+  registry_.remove_owner(kPinToolsOwner);
+  table_ = std::make_unique<PinTable>();
+}
+
+void PinService::install(std::unique_ptr<PinTable> table, ForeignPins* foreign) {
+  ToolRegistry::Batch batch(registry_);
+  release();
+  table_ = std::move(table);
+  table_->set_foreign(foreign);
+  register_pin_tools(registry_, *table_, &events_);
+  sampling_ = std::make_unique<PinSampling>(io_, *table_, events_);
+  sampling_->start();
+}
+
+std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer) {
+  if (board.kind != BoardKind::Sim) return check_lines_exist(board);
+  if (auto table = PinTable::build(board, consumer); !table) return std::unexpected(table.error().message);
+  return {};
+}
+
+}  // namespace mcpud::pins

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+// The built-in pin tools, with the reference firmware's reply shapes.
+#include "mcpud/pins/pin_tools.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "mcpud/pins/pin_table.hpp"
+
+namespace mcpud::pins {
+namespace {
+
+using nlohmann::json;
+
+const json kPinNumber = {{"type", "integer"}, {"description", "Pin number"}};
+// Sampled pins are addressed by number or by name, in two properties of one
+// type each: hosts that read one type per property see both.
+const json kSampledPinNumber = {{"type", "integer"}, {"description", "Pin number (or give name instead)"}};
+const json kPinName = {{"type", "string"},
+                       {"description", "Pin name, e.g. \"temp\" or a bridged device's \"uno__sensor\" (or give pin instead)"}};
+
+// The pin that `pin` (a number) and/or `name` address; both must agree.
+Result<BoardPin*> addressed_pin(PinTable& pins, const json& args) {
+  const auto number = args.find("pin");
+  const auto name = args.find("name");
+  if (number == args.end() && name == args.end())
+    return std::unexpected(Error::invalid_params("arguments: give pin (a number) or name"));
+  if (name == args.end()) return pins.find(*number);
+  auto by_name = pins.find(*name);
+  if (!by_name || number == args.end()) return by_name;
+  auto by_number = pins.find(*number);
+  if (by_number && *by_number != *by_name)
+    return std::unexpected(Error::invalid_params("arguments: pin " + number->dump() + " and name " + name->dump() +
+                                                 " are different pins; give one of them"));
+  return by_number;
+}
+
+// Clients written for the older schema pass a pin's name (or its number as
+// text, which PinTable::find also takes) in `pin`.
+void pin_name_in_pin_to_name(json& args) {
+  const auto pin = args.find("pin");
+  if (pin == args.end() || !pin->is_string() || args.contains("name")) return;
+  args["name"] = std::move(*pin);
+  args.erase("pin");
+}
+
+// What pin tools answer: the pin's number and name first, then the reading.
+json output_schema(json properties, json required) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+}
+const json kInteger = {{"type", "integer"}};
+const json kNumber = {{"type", "number"}};
+const json kString = {{"type", "string"}};
+const json kBoolean = {{"type", "boolean"}};
+json pin_output(json more) {
+  json properties = {{"pin", kInteger}, {"name", kString}};
+  properties.update(more);
+  return output_schema(std::move(properties), {"pin", "name"});
+}
+// get_pin_buffer and get_pin_events name the pin, and say why when nothing is kept.
+json history_output(const char* entries, json entry) {
+  json properties = {{"pin", kString},       {entries, {{"type", "array"}, {"items", std::move(entry)}}},
+                     {"count", kInteger},    {"first_seq", kInteger},
+                     {"next_since", kInteger}, {"last_seq", kInteger},
+                     {"lost", kInteger},     {"reason", kString}};
+  return output_schema(std::move(properties), {"pin"});
+}
+
+json object_schema(json properties, json required) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
+          {"additionalProperties", false}};
+}
+
+// Finds the pin named by args["pin"] and checks it is one of the `allowed` types.
+Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view tool,
+                          std::initializer_list<hal::PinType> allowed) {
+  auto pin = pins.find(args.at("pin"));
+  if (!pin) return pin;
+  if (!(*pin)->device.empty()) {
+    return std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: '" + (*pin)->name() + "' is on bridged device '" +
+                                                                       (*pin)->device + "': call " + (*pin)->device + "__" +
+                                                                       std::string(tool) + " with pin " + std::to_string((*pin)->number())));
+  }
+  if (std::find(allowed.begin(), allowed.end(), (*pin)->type()) != allowed.end()) return pin;
+  std::string wanted;
+  for (const auto type : allowed) wanted += (wanted.empty() ? "" : " or ") + std::string(hal::pin_type_name(type));
+  return std::unexpected(Error::domain(DomainError::WrongPinType,
+                                       "Wrong pin type: pin " + std::to_string((*pin)->number()) + " (" + (*pin)->name() +
+                                           ") is " + std::string(hal::pin_type_name((*pin)->type())) + "; " +
+                                           std::string(tool) + " needs " + wanted));
+}
+
+Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError kind) {
+  const auto what = error.kind == hal::HalError::Kind::Disconnected ? DomainError::DeviceDisconnected : kind;
+  return Error::domain(what, "pin " + std::to_string(pin.number()) + " (" + pin.name() + "): " + error.message);
+}
+
+// Every pin tool's reply starts with the pin's number and name. Built by
+// assignment: an initializer list copies each element once more.
+json pin_reply(const BoardPin& pin) {
+  json reply = json::object();
+  reply["pin"] = pin.number();
+  reply["name"] = pin.name();
+  return reply;
+}
+
+// A few digits are plenty for sensor values and keep replies short.
+double round3(double value) { return std::round(value * 1000.0) / 1000.0; }
+
+// Six significant digits: small IIO scales (a few microvolts per count) survive.
+double round_significant(double value) {
+  if (value == 0 || !std::isfinite(value)) return value;
+  const double scale = std::pow(10.0, 5 - std::floor(std::log10(std::fabs(value))));
+  return std::round(value * scale) / scale;
+}
+
+ToolResult gpio_write(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "gpio_write", {hal::PinType::DigitalOutput});
+  if (!pin) return std::unexpected(pin.error());
+  const bool value = args.at("value").get<bool>();
+  if (auto written = (*pin)->output->write(value); !written) {
+    return std::unexpected(hal_failure(**pin, written.error(), DomainError::WriteError));
+  }
+  json reply = pin_reply(**pin);
+  reply["value"] = value;
+  return reply;
+}
+
+ToolResult gpio_read(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "gpio_read", {hal::PinType::DigitalInput, hal::PinType::DigitalOutput});
+  if (!pin) return std::unexpected(pin.error());
+  auto level = (*pin)->input ? (*pin)->input->read() : (*pin)->output->read();
+  if (!level) return std::unexpected(hal_failure(**pin, level.error(), DomainError::ReadError));
+  json reply = pin_reply(**pin);
+  reply["value"] = *level;
+  return reply;
+}
+
+ToolResult pwm_write(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "pwm_write", {hal::PinType::PwmOutput});
+  if (!pin) return std::unexpected(pin.error());
+  const int duty = args.at("duty").get<int>();
+  hal::PwmState state = (*pin)->pwm->state();
+  state.duty = duty / 255.0;
+  if (args.contains("frequency_hz")) state.frequency_hz = args["frequency_hz"].get<std::uint32_t>();
+  if (auto set = (*pin)->pwm->set(state); !set) return std::unexpected(hal_failure(**pin, set.error(), DomainError::WriteError));
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"duty", duty},
+              {"frequency_hz", (*pin)->pwm->state().frequency_hz}};
+}
+
+ToolResult adc_read(PinTable& pins, const json& args) {
+  auto pin = pin_for(pins, args, "adc_read", {hal::PinType::AdcInput});
+  if (!pin) return std::unexpected(pin.error());
+  auto reading = (*pin)->adc->read();
+  if (!reading) return std::unexpected(hal_failure(**pin, reading.error(), DomainError::ReadError));
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", reading->raw},
+              {"volts", round_significant(reading->millivolts / 1000.0)}};
+}
+
+ToolResult get_pin_summary(PinTable& pins, const json& args) {
+  auto pin = addressed_pin(pins, args);
+  if (!pin) return std::unexpected(pin.error());
+  const PinSampler* sampler = (*pin)->sampler.get();
+  if (!sampler || !sampler->options().summary) {
+    return std::unexpected(Error::domain(DomainError::SamplingNotEnabled, "Summary not enabled for this pin: " + (*pin)->name()));
+  }
+  const auto& s = sampler->summary();
+  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"latest", s.latest}, {"min", s.min},
+              {"max", s.max}, {"avg", round3(s.mean)}, {"samples", s.count}, {"latest_timestamp_ms", s.latest_timestamp_ms}};
+}
+
+// The part of a sequenced read every drainable reply carries.
+template <class Slice>
+void add_cursor(json& reply, const Slice& slice, std::uint64_t since, std::uint64_t last_seq) {
+  reply["count"] = slice.entries.size();
+  reply["first_seq"] = slice.entries.empty() ? last_seq + 1 : slice.entries.front()->seq;
+  reply["next_since"] = slice.entries.empty() ? std::min(last_seq, since) : slice.entries.back()->seq;
+  reply["last_seq"] = last_seq;
+  reply["lost"] = slice.lost;
+}
+
+ToolResult get_pin_buffer(PinTable& pins, const json& args) {
+  auto pin = addressed_pin(pins, args);
+  if (!pin) return std::unexpected(pin.error());
+  const PinSampler* sampler = (*pin)->sampler.get();
+  if (!sampler || sampler->options().buffer_size == 0) {
+    return json{{"pin", (*pin)->name()}, {"buffer_available", false}, {"reason", "no sample buffer configured for this pin"}};
+  }
+  const auto since = args.at("since").get<std::uint64_t>();
+  const auto limit = args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
+  const auto slice = sampler->buffer().read(since, limit);
+  json values = json::array();
+  json timestamps = json::array();
+  for (const auto* entry : slice.entries) {
+    values.push_back(entry->item.value);
+    timestamps.push_back(entry->item.timestamp_ms);
+  }
+  json reply = {{"pin", (*pin)->name()}, {"values", std::move(values)}, {"interval_ms", sampler->options().interval_ms}};
+  if (args.at("timestamps").get<bool>()) reply["timestamps_ms"] = std::move(timestamps);
+  add_cursor(reply, slice, since, sampler->buffer().last_seq());
+  return reply;
+}
+
+ToolResult get_pin_events(PinTable& pins, const json& args) {
+  auto pin = addressed_pin(pins, args);
+  if (!pin) return std::unexpected(pin.error());
+  const PinSampler* sampler = (*pin)->sampler.get();
+  if (!sampler || !sampler->options().events_enabled()) {
+    return json{{"pin", (*pin)->name()}, {"events", json::array()}, {"events_available", false},
+                {"reason", "no thresholds or edges configured for this pin"}};
+  }
+  const auto since = args.at("since").get<std::uint64_t>();
+  const auto limit = args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
+  const auto slice = sampler->events().read(since, limit);
+  json events = json::array();
+  for (const auto* entry : slice.entries) {
+    const auto& e = entry->item;
+    json event = {{"seq", entry->seq}, {"type", event_type_name(e.type)}, {"value", e.value}, {"timestamp_ms", e.timestamp_ms}};
+    if (e.threshold) event["threshold"] = *e.threshold;
+    events.push_back(std::move(event));
+  }
+  json reply = {{"pin", (*pin)->name()}, {"events", std::move(events)}};
+  add_cursor(reply, slice, since, sampler->events().last_seq());
+  return reply;
+}
+
+using PinToolFn = ToolResult (*)(PinTable&, const json&);
+
+// Where a tool that drives an output announces it; null for the others.
+struct Announce {
+  EventHub* events = nullptr;
+};
+
+void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
+         json output, PinToolFn fn, bool read_only, Announce announce = {}) {
+  Tool tool;
+  tool.name = std::move(name);
+  tool.description = std::move(description);
+  tool.input_schema = std::move(schema);
+  tool.output_schema = std::move(output);
+  tool.annotations.read_only = read_only;
+  tool.owner = kPinToolsOwner;
+  if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
+  if (announce.events) {
+    tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
+      auto result = fn(pins, args);
+      // Built only when someone listens: gpio_write is the pipelined hot path.
+      if (result && events->listener_count() > 0) {
+        events->publish({EventKind::PinChanged, (*result)["name"].get<std::string>(), *result});
+      }
+      reply(std::move(result));
+    };
+  } else {
+    tool.invoke = [&pins, fn](json args, ToolReply reply) { reply(fn(pins, args)); };
+  }
+  // Names are fixed and registered once per owner; a clash is a programming error.
+  if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
+}
+
+json cursor_properties() {
+  return {{"pin", kSampledPinNumber},
+          {"name", kPinName},
+          {"since", {{"type", "integer"}, {"minimum", 0}, {"default", 0},
+                     {"description", "Return only entries with a sequence number above this (next_since of the last reply)"}}},
+          {"limit", {{"type", "integer"}, {"minimum", 1}, {"description", "At most this many entries, oldest first"}}}};
+}
+
+}  // namespace
+
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events) {
+  ToolRegistry::Batch batch(registry);
+  add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
+      object_schema({{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
+                    {"pin", "value"}),
+      pin_output({{"value", kBoolean}}), gpio_write, false, {events});
+  add(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
+      object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kBoolean}}), gpio_read, true);
+  add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
+      object_schema({{"pin", kPinNumber},
+                     {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
+                     {"frequency_hz", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
+                    {"pin", "duty"}),
+      pin_output({{"duty", kInteger}, {"frequency_hz", kNumber}}), pwm_write, false, {events});
+  add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
+      object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
+      true);
+
+  // Bridged devices' buffered pins are read through these tools too.
+  const bool any_sampled = pins.has_foreign() ||
+                           std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
+  if (!any_sampled) return;
+  add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
+      object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
+      pin_output({{"latest", kNumber}, {"min", kNumber}, {"max", kNumber}, {"avg", kNumber}, {"samples", kInteger},
+                  {"latest_timestamp_ms", kInteger}}),
+      get_pin_summary, true);
+  auto buffer_properties = cursor_properties();
+  buffer_properties["timestamps"] = {{"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
+  add(registry, pins, "get_pin_buffer",
+      "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read only new samples",
+      object_schema(std::move(buffer_properties), json::array()), history_output("values", kNumber), get_pin_buffer,
+      true);
+  add(registry, pins, "get_pin_events",
+      "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read only new ones",
+      object_schema(cursor_properties(), json::array()), history_output("events", {{"type", "object"}}),
+      get_pin_events, true);
+}
+
+json describe_pins(const PinTable& pins) {
+  json out = json::array();
+  for (const auto& pin : pins.pins()) {
+    json entry = {{"pin", pin->number()}, {"name", pin->name()}, {"type", hal::pin_type_name(pin->type())},
+                  {"description", pin->config.description}};
+    if (pin->sampler) {
+      const auto& o = pin->sampler->options();
+      entry["capabilities"] = {{"summary", o.summary}, {"buffer", o.buffer_size > 0}, {"events", o.events_enabled()}};
+      // Pins with hardware edge events only are not sampled on a timer.
+      if (o.interval_ms > 0) entry["sampling"] = {{"interval_ms", o.interval_ms}, {"buffer_size", o.buffer_size}};
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace mcpud::pins

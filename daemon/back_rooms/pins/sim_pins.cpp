@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Creates each pin's handle on the simulated board.
+#include "sim_pins.hpp"
+
+#include "mcpud/pins/pin_table.hpp"
+
+namespace mcpud::pins {
+
+Result<void> SimPinFactory::attach(BoardPin& pin) {
+  const auto& c = pin.config;
+  switch (c.type) {
+    case hal::PinType::DigitalOutput:
+      pin.output = board_.digital_output(c.name, c.initial);
+      break;
+    case hal::PinType::DigitalInput: {
+      auto input = board_.digital_input(c.sim_input);
+      if (!input) return std::unexpected(Error::internal("pin '" + c.name + "': " + input.error().message));
+      pin.input = std::move(*input);
+      break;
+    }
+    case hal::PinType::PwmOutput:
+      pin.pwm = board_.pwm_output(c.frequency_hz);
+      break;
+    case hal::PinType::AdcInput:
+      pin.adc = board_.analog_input(c.sim_analog);
+      break;
+  }
+  return {};
+}
+
+}  // namespace mcpud::pins

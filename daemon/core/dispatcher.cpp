@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Method routing: dialect methods first, then the tool registry.
+#include "mcpud/core/dispatcher.hpp"
+
+namespace mcpud::rpc {
+
+void Dispatcher::handle(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply) {
+  if (const auto it = methods_.find(method); it != methods_.end()) {
+    it->second(client, std::move(params), std::move(reply));
+    return;
+  }
+  registry_.call(client.caller, method, std::move(params), std::move(reply));
+}
+
+}  // namespace mcpud::rpc

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Routes a JSON-RPC method to a dialect's own method (list_tools, initialize, ...)
+// or, failing that, to the registry tool of that name.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/tool_registry.hpp"
+
+namespace mcpud::rpc {
+
+class Dispatcher final : public rpc::MethodHandler {
+ public:
+  using Method = std::function<void(rpc::Client& client, nlohmann::json params, ToolReply reply)>;
+
+  explicit Dispatcher(ToolRegistry& registry) : registry_(registry) {}
+
+  // Dialect methods take precedence over tools of the same name.
+  void add_method(std::string name, Method method) { methods_[std::move(name)] = std::move(method); }
+
+  void handle(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply) override;
+
+  ToolRegistry& registry() { return registry_; }
+
+ private:
+  ToolRegistry& registry_;
+  std::map<std::string, Method, std::less<>> methods_;
+};
+
+}  // namespace mcpud::rpc

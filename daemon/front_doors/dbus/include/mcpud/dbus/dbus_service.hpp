@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// mcpud's D-Bus front door: owns the bus connection, exports io.mcpud.Daemon1,
+// turns EventHub events into signals, and drives the connection from the
+// daemon's io_context (no thread of its own). Single-threaded.
+#pragma once
+
+#include <expected>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "mcpud/dbus/control.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace mcpud {
+class EventHub;
+}
+
+namespace mcpud::dbus {
+
+// "system", "session" or "none" (nullopt).
+std::expected<std::optional<BusKind>, std::string> parse_bus(std::string_view text);
+std::string_view bus_kind_name(BusKind kind);
+
+class DbusService {
+ public:
+  // Borrows all of them; they must outlive this object.
+  DbusService(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events, ControlSource source);
+  ~DbusService();
+  DbusService(const DbusService&) = delete;
+  DbusService& operator=(const DbusService&) = delete;
+
+  // Connects, takes the well-known name, exports the object and starts serving.
+  // The error says which bus and why (no bus, name taken, access denied).
+  std::expected<void, std::string> open(BusKind kind);
+  // Releases the name and closes the connection; safe to call twice.
+  void close();
+  bool is_open() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mcpud::dbus

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Event to notification translation for subscribed clients.
+#include "mcpud/dialects/client_session.hpp"
+
+#include <array>
+
+namespace mcpud::dialects {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 8> kLevelNames = {"debug", "info",     "notice", "warning",
+                                                         "error", "critical", "alert",  "emergency"};
+
+struct UriKind {
+  EventKind kind;
+  std::string_view prefix;
+};
+// Events that update a resource, and the URI prefix of that resource.
+constexpr std::array kUriKinds = {
+    UriKind{EventKind::PinEvent, "mcpu://pins/"}, UriKind{EventKind::PinChanged, "mcpu://pins/"},
+    UriKind{EventKind::SerialData, "mcpu://serial/"}, UriKind{EventKind::ToolPolled, "mcpu://tools/"}};
+
+// The daemon's own levels ("debug", "info", "warn", "error") in MCP terms.
+McpLogLevel level_of_log_event(const json& data) {
+  const std::string level = data.is_object() ? data.value("level", "info") : "info";
+  if (level == "warn" || level == "warning") return McpLogLevel::Warning;
+  return parse_mcp_log_level(level).value_or(McpLogLevel::Info);
+}
+
+}  // namespace
+
+std::optional<McpLogLevel> parse_mcp_log_level(std::string_view name) {
+  for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
+    if (kLevelNames[i] == name) return static_cast<McpLogLevel>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view mcp_log_level_name(McpLogLevel level) { return kLevelNames[static_cast<std::size_t>(level)]; }
+
+ClientSession& client_session(rpc::Client& client, EventHub& hub) {
+  if (auto* session = dynamic_cast<ClientSession*>(client.state.get())) return *session;
+  auto session = std::make_unique<ClientSession>();
+  // The subscription lives inside the client's state, so `client` outlives it.
+  session->events = hub.subscribe([&client, raw = session.get()](const Event& event) { deliver(client, *raw, event); });
+  auto& ref = *session;
+  client.state = std::move(session);
+  return ref;
+}
+
+std::optional<std::string> event_uri(const Event& event) {
+  for (const auto& entry : kUriKinds) {
+    if (entry.kind == event.kind) return std::string(entry.prefix) + event.source;
+  }
+  return std::nullopt;
+}
+
+Result<void> check_subscribable(std::string_view uri, std::string_view field) {
+  for (const auto& entry : kUriKinds) {
+    if (uri.starts_with(entry.prefix) && uri.size() > entry.prefix.size()) return {};
+  }
+  return std::unexpected(Error::invalid_params(std::string(field) + ": '" + std::string(uri) +
+                                               "' is not a subscribable resource (expected mcpu://pins/<name>, "
+                                               "mcpu://serial/<session_id> or mcpu://tools/<name>)"));
+}
+
+void deliver(rpc::Client& client, const ClientSession& session, const Event& event) {
+  if (event.kind == EventKind::ToolsChanged) {
+    if (client.mcp_initialized) client.notify("notifications/tools/list_changed", json::object());
+    return;
+  }
+  if (event.kind == EventKind::Log) {
+    const auto level = level_of_log_event(event.data);
+    if (!client.mcp_initialized || level < session.log_level) return;
+    const json message = event.data.is_object() ? event.data.value("message", json("")) : event.data;
+    client.notify("notifications/message",
+                  json{{"level", mcp_log_level_name(level)}, {"logger", event.source}, {"data", message}});
+    return;
+  }
+  const auto uri = event_uri(event);
+  if (!uri || !session.uris.contains(*uri)) return;
+  client.notify("notifications/resources/updated",
+                json{{"uri", *uri}, {"event", event_kind_name(event.kind)}, {"data", event.data}});
+}
+
+}  // namespace mcpud::dialects

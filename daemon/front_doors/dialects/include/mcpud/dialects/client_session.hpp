@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Per-client dialect state and the one subscription mechanism: events on the
+// EventHub become JSON-RPC notifications pushed to the clients that asked for
+// them, whichever dialect (MCP or MCP/U) and transport they use.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/json_rpc.hpp"
+
+namespace mcpud::dialects {
+
+// MCP log levels, least severe first (RFC 5424 names).
+enum class McpLogLevel { Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency };
+std::optional<McpLogLevel> parse_mcp_log_level(std::string_view name);
+std::string_view mcp_log_level_name(McpLogLevel level);
+
+// What the daemon remembers about one client. Destroyed with the client, which
+// ends its EventHub subscription.
+struct ClientSession final : rpc::ClientState {
+  std::string protocol_version;  // the MCP version negotiated
+  McpLogLevel log_level = McpLogLevel::Warning;
+  std::set<std::string, std::less<>> uris;  // resources subscribed to
+  EventHub::Subscription events;
+
+  // Subscribes or unsubscribes; a client holds at most kMaxSubscriptions (each
+  // costs memory and a check per event), beyond which subscribing fails.
+  Result<void> set_subscribed(const std::string& uri, bool on) {
+    if (!on) {
+      uris.erase(uri);
+      return {};
+    }
+    if (uris.size() >= kMaxSubscriptions && !uris.contains(uri)) {
+      return std::unexpected(Error::invalid_params("too many subscriptions on this connection (at most " +
+                                                   std::to_string(kMaxSubscriptions) + "); unsubscribe some first"));
+    }
+    uris.insert(uri);
+    return {};
+  }
+  static constexpr std::size_t kMaxSubscriptions = 256;
+};
+
+// The client's session, created (and subscribed to `hub`) on first use.
+ClientSession& client_session(rpc::Client& client, EventHub& hub);
+
+// The resource URI an event updates ("mcpu://pins/led", "mcpu://serial/3",
+// "mcpu://tools/<name>"), or nothing for events that are not about a resource.
+std::optional<std::string> event_uri(const Event& event);
+
+// Checks a URI a client wants to subscribe to: "mcpu://pins/<name>",
+// "mcpu://serial/<session_id>" or "mcpu://tools/<name>". The error names the field.
+Result<void> check_subscribable(std::string_view uri, std::string_view field);
+
+// Delivers one event to one client as its subscriptions and level ask.
+void deliver(rpc::Client& client, const ClientSession& session, const Event& event);
+
+}  // namespace mcpud::dialects

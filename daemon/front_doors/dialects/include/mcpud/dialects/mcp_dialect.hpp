@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The standard MCP dialect: initialize (version negotiation), ping, tools/list
+// (paged, user-only tools on request), tools/call, logging/setLevel and pins as
+// resources, served from the same registry as MCP/U.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/dispatcher.hpp"
+#include "mcpud/core/event_hub.hpp"
+
+namespace mcpud::dialects {
+
+// The protocol versions mcpud speaks, oldest first.
+inline constexpr std::string_view kMcpVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+// What the MCP dialect needs from the daemon; functions so a reload shows at once.
+struct McpServer {
+  std::function<std::string()> device;                                        // serverInfo.name
+  std::string version;                                                        // serverInfo.version
+  std::function<std::size_t()> page_bytes;                                    // tools/list page budget
+  std::function<nlohmann::json()> list_resources;                             // [{uri, name, description, mimeType}]
+  std::function<Result<nlohmann::json>(std::string_view uri)> read_resource;  // the resource's JSON value
+  std::function<bool(std::string_view uri)> resource_exists;  // a pin, serial session or tool of that URI exists
+  // Runs `then` once the tool set is worth listing: at start, after the
+  // configured bridges' discovery (bounded); at once otherwise.
+  std::function<void(std::function<void()> then)> when_tools_settled;
+};
+
+// MCP's code for an unknown resource (the specification's "Resource not found").
+inline constexpr int kMcpResourceNotFound = -32002;
+// The version from which invalid tool arguments are tool results (isError) rather
+// than JSON-RPC errors, so the model can correct itself.
+inline constexpr std::string_view kInputErrorsAsResultsSince = "2025-11-25";
+
+void install_mcp_dialect(rpc::Dispatcher& dispatcher, EventHub& hub, McpServer server);
+
+// The client's version when mcpud speaks it, else the newest mcpud speaks.
+std::string negotiate_version(const nlohmann::json& requested);
+
+// One tools/list page: tools from the one named by params.cursor, as many as fit
+// in `page_bytes` of JSON (at least one), with nextCursor when more remain.
+// User-only tools are listed only with params.withUserTools.
+Result<nlohmann::json> list_tools_page(const ToolRegistry& registry, const nlohmann::json& params,
+                                       std::size_t page_bytes);
+
+// A tool's outcome as a tools/call result: the JSON as text content plus
+// structuredContent, or isError with a readable message. Unknown tools stay
+// JSON-RPC errors; invalid arguments too unless `input_errors_as_results`.
+ToolResult call_result(ToolResult outcome, bool input_errors_as_results = false);
+
+}  // namespace mcpud::dialects

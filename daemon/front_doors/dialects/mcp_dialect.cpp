@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// MCP methods over the shared registry; per-client state lives in ClientSession.
+#include "mcpud/dialects/mcp_dialect.hpp"
+
+#include <algorithm>
+
+#include "mcpud/dialects/client_session.hpp"
+
+namespace mcpud::dialects {
+namespace {
+
+using nlohmann::json;
+
+json tool_entry(const Tool& tool, bool user_only) {
+  json entry = json::object();
+  entry["name"] = tool.name;
+  entry["description"] = tool.description;
+  entry["inputSchema"] = tool.input_schema;
+  if (tool.output_schema.is_object()) entry["outputSchema"] = tool.output_schema;
+  json annotations = json::object();
+  if (tool.annotations.read_only) annotations["readOnlyHint"] = true;
+  if (tool.annotations.destructive) annotations["destructiveHint"] = true;
+  if (user_only) annotations["audience"] = json::array({"user"});
+  if (!annotations.empty()) entry["annotations"] = std::move(annotations);
+  return entry;
+}
+
+// Reads an optional string member; the error names params.<key>.
+Result<std::string> optional_string(const json& params, std::string_view key) {
+  const auto it = params.find(key);
+  if (it == params.end() || it->is_null()) return std::string();
+  if (!it->is_string())
+    return std::unexpected(
+        Error::invalid_params("params." + std::string(key) + ": expected string, got " + it->type_name()));
+  return it->get<std::string>();
+}
+
+Result<std::string> required_string(const json& params, std::string_view key) {
+  auto value = optional_string(params, key);
+  if (value && value->empty())
+    return std::unexpected(Error::invalid_params("params." + std::string(key) + ": required"));
+  return value;
+}
+
+json initialize_result(const McpServer& server, const std::string& version) {
+  return {{"protocolVersion", version},
+          {"capabilities",
+           {{"tools", {{"listChanged", true}}},
+            {"resources", {{"subscribe", true}, {"listChanged", false}}},
+            {"logging", json::object()}}},
+          {"serverInfo", {{"name", server.device()}, {"version", server.version}}},
+          {"instructions", "Tools of the board '" + server.device() +
+                               "': drive and read its pins with the listed tools. Pins are also resources "
+                               "(mcpu://pins/<name>) you can read and subscribe to."}};
+}
+
+void install_lifecycle(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
+  dispatcher.add_method("initialize", [&hub, server](rpc::Client& client, json params, ToolReply reply) {
+    auto& session = client_session(client, hub);
+    const auto requested = params.find("protocolVersion");
+    const bool firmware_default = client.conventions == rpc::McpConventions::VoiceAssistant &&
+                                  (requested == params.end() || requested->is_null());
+    session.protocol_version =
+        firmware_default ? std::string(kMcpVersions[0]) : negotiate_version(params.value("protocolVersion", json()));
+    client.mcp_initialized = true;
+    reply(initialize_result(server, session.protocol_version));
+  });
+  dispatcher.add_method("notifications/initialized", [&hub](rpc::Client& client, json, ToolReply reply) {
+    client_session(client, hub);  // subscribes it to the events it is now owed
+    client.mcp_initialized = true;
+    reply(json::object());
+  });
+  dispatcher.add_method("ping", [](rpc::Client&, json, ToolReply reply) { reply(json::object()); });
+  dispatcher.add_method("logging/setLevel", [&hub](rpc::Client& client, json params, ToolReply reply) {
+    auto name = required_string(params, "level");
+    if (!name) return reply(std::unexpected(name.error()));
+    const auto level = parse_mcp_log_level(*name);
+    if (!level)
+      return reply(std::unexpected(
+          Error::invalid_params("params.level: '" + *name + "' is not an MCP log level (debug ... emergency)")));
+    client_session(client, hub).log_level = *level;
+    reply(json::object());
+  });
+}
+
+void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
+  auto& registry = dispatcher.registry();
+  dispatcher.add_method("tools/list", [&registry, server](rpc::Client&, json params, ToolReply reply) {
+    // Hosts list once, right after start: a bridged device still being discovered would be missed.
+    auto list = [&registry, server, params = std::move(params), reply = std::move(reply)] {
+      reply(list_tools_page(registry, params, server.page_bytes()));
+    };
+    if (server.when_tools_settled) return server.when_tools_settled(std::move(list));
+    list();
+  });
+  dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json params, ToolReply reply) {
+    auto name = required_string(params, "name");
+    if (!name) return reply(std::unexpected(name.error()));
+    if (!registry.find(*name)) {
+      // The MCP specification's example uses -32602; the voice-assistant firmware answers -32601.
+      auto unknown = client.conventions == rpc::McpConventions::VoiceAssistant
+                         ? Error::method_not_found("Unknown tool: " + *name)
+                         : Error::invalid_params("Unknown tool: " + *name);
+      return reply(std::unexpected(std::move(unknown)));
+    }
+    json arguments = params.contains("arguments") && !params["arguments"].is_null() ? std::move(params["arguments"])
+                                                                                    : json::object();
+    if (!arguments.is_object()) {
+      return reply(std::unexpected(
+          Error::invalid_params(std::string("params.arguments: expected object, got ") + arguments.type_name())));
+    }
+    const auto& version = client_session(client, hub).protocol_version;
+    const bool input_errors_as_results = !version.empty() && version >= kInputErrorsAsResultsSince;
+    registry.call(
+        client.caller, *name, std::move(arguments),
+        [reply = std::move(reply), input_errors_as_results](ToolResult r) {
+          reply(call_result(std::move(r), input_errors_as_results));
+        },
+        "arguments");
+  });
+}
+
+void install_resources(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
+  dispatcher.add_method("resources/list", [server](rpc::Client&, json, ToolReply reply) {
+    reply(json{{"resources", server.list_resources()}});
+  });
+  dispatcher.add_method("resources/templates/list", [](rpc::Client&, json, ToolReply reply) {
+    reply(json{{"resourceTemplates",
+                {{{"uriTemplate", "mcpu://pins/{name}"},
+                  {"name", "pin"},
+                  {"mimeType", "application/json"},
+                  {"description", "A board pin: its type and current value"}},
+                 {{"uriTemplate", "mcpu://serial/{session_id}"},
+                  {"name", "serial session"},
+                  {"mimeType", "application/json"},
+                  {"description", "Data received by an open serial session (subscribe only)"}}}}});
+  });
+  dispatcher.add_method("resources/read", [server](rpc::Client&, json params, ToolReply reply) {
+    auto uri = required_string(params, "uri");
+    if (!uri) return reply(std::unexpected(uri.error()));
+    auto value = server.read_resource(*uri);
+    if (!value) {
+      auto error = value.error();
+      if (error.name == domain_error_name(DomainError::ResourceNotFound)) {
+        error.code = kMcpResourceNotFound;
+        error.uri = *uri;
+      }
+      return reply(std::unexpected(std::move(error)));
+    }
+    reply(json{{"contents", {{{"uri", *uri}, {"mimeType", "application/json"}, {"text", rpc::dump(*value)}}}}});
+  });
+  for (const bool subscribe : {true, false}) {
+    dispatcher.add_method(subscribe ? "resources/subscribe" : "resources/unsubscribe",
+                          [&hub, server, subscribe](rpc::Client& client, json params, ToolReply reply) {
+                            auto uri = required_string(params, "uri");
+                            if (!uri) return reply(std::unexpected(uri.error()));
+                            if (auto ok = check_subscribable(*uri, "params.uri"); !ok)
+                              return reply(std::unexpected(ok.error()));
+                            if (subscribe && !server.resource_exists(*uri)) {
+                              Error missing{kMcpResourceNotFound, "Resource not found: " + *uri,
+                                            std::string(domain_error_name(DomainError::ResourceNotFound)), *uri};
+                              return reply(std::unexpected(std::move(missing)));
+                            }
+                            if (auto done = client_session(client, hub).set_subscribed(*uri, subscribe); !done)
+                              return reply(std::unexpected(done.error()));
+                            reply(json::object());
+                          });
+  }
+}
+
+}  // namespace
+
+std::string negotiate_version(const json& requested) {
+  for (const auto version : kMcpVersions) {
+    if (requested.is_string() && requested.get_ref<const std::string&>() == version) return std::string(version);
+  }
+  return std::string(std::end(kMcpVersions)[-1]);
+}
+
+Result<json> list_tools_page(const ToolRegistry& registry, const json& params, std::size_t page_bytes) {
+  auto cursor = optional_string(params, "cursor");
+  if (!cursor) return std::unexpected(cursor.error());
+  const auto with_user = params.find("withUserTools");
+  if (with_user != params.end() && !with_user->is_boolean()) {
+    return std::unexpected(
+        Error::invalid_params(std::string("params.withUserTools: expected boolean, got ") + with_user->type_name()));
+  }
+  const bool include_user = with_user != params.end() && with_user->get<bool>();
+  const auto& tools = registry.tools();
+  auto it = tools.begin();
+  if (!cursor->empty()) {
+    // The cursor is the name of the first tool of the page, so it survives tools coming and going before it.
+    it = std::find_if(tools.begin(), tools.end(), [&](const auto& t) { return t->name == *cursor; });
+    if (it == tools.end())
+      return std::unexpected(Error::invalid_params(
+          "params.cursor: '" + *cursor + "' is not a valid cursor (the tool set changed; list again from the start)"));
+  }
+  json page = json::array();
+  std::size_t used = 0;
+  for (; it != tools.end(); ++it) {
+    const bool hidden_user_tool = registry.is_user_only(**it);
+    if (hidden_user_tool && !include_user) continue;
+    json entry = tool_entry(**it, hidden_user_tool);
+    const std::size_t size = rpc::dump(entry).size() + 1;
+    if (!page.empty() && used + size > page_bytes) break;
+    used += size;
+    page.push_back(std::move(entry));
+  }
+  json result = {{"tools", std::move(page)}};
+  if (it != tools.end()) result["nextCursor"] = (*it)->name;
+  return result;
+}
+
+ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
+  // Built by assignment: nlohmann initializer lists copy every node once more,
+  // and tools/call is the MCP hot path.
+  json result = json::object();
+  json item = json::object();
+  item["type"] = "text";
+  if (!outcome) {
+    const int code = outcome.error().code;
+    if (code == rpc_code::kMethodNotFound) return outcome;
+    if (code == rpc_code::kInvalidParams && !input_errors_as_results) return outcome;
+    const auto& e = outcome.error();
+    item["text"] = e.name.empty() ? e.message : e.name + ": " + e.message;
+  } else {
+    item["text"] = rpc::dump(*outcome);
+  }
+  json& content = result["content"] = json::array();
+  content.push_back(std::move(item));
+  result["isError"] = !outcome;
+  if (outcome && outcome->is_object()) result["structuredContent"] = std::move(*outcome);
+  return result;
+}
+
+void install_mcp_dialect(rpc::Dispatcher& dispatcher, EventHub& hub, McpServer server) {
+  install_lifecycle(dispatcher, hub, server);
+  install_tools(dispatcher, hub, server);
+  install_resources(dispatcher, hub, server);
+}
+
+}  // namespace mcpud::dialects

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Origin, bearer token and session id rules of the HTTP front door.
+#include "http_policy.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <random>
+
+namespace mcpud::http {
+
+bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed) {
+  if (origin.empty()) return true;
+  if (std::find(allowed.begin(), allowed.end(), origin) != allowed.end()) return true;
+  for (const std::string_view scheme : {"http://", "https://"}) {
+    if (!origin.starts_with(scheme)) continue;
+    auto host = origin.substr(scheme.size());
+    for (const std::string_view loopback : {"localhost", "127.0.0.1", "[::1]"}) {
+      if (!host.starts_with(loopback)) continue;
+      // Only ":<port>" may follow: "http://127.0.0.1:1@evil.example" is evil.example.
+      const auto rest = host.substr(loopback.size());
+      if (rest.empty()) return true;
+      const auto port = rest.substr(1);
+      if (rest.front() == ':' && !port.empty() && port.size() <= 5 &&
+          std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return true;
+    }
+  }
+  return false;
+}
+
+bool bearer_accepted(std::string_view authorization, std::string_view token) {
+  if (token.empty()) return true;
+  // The scheme is case-insensitive (RFC 7235): "bearer" and "BEARER" are Bearer.
+  constexpr std::string_view kScheme = "bearer ";
+  if (authorization.size() < kScheme.size() ||
+      !std::equal(kScheme.begin(), kScheme.end(), authorization.begin(),
+                  [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+    return false;
+  auto given = authorization.substr(kScheme.size());
+  while (given.starts_with(' ')) given.remove_prefix(1);
+  if (given.size() != token.size()) return false;
+  unsigned char difference = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ token[i]);
+  return difference == 0;
+}
+
+std::string new_session_id() {
+  // Straight from the kernel's generator: a session id is a capability.
+  std::random_device device;
+  constexpr std::array<char, 16> kHex = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                         '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+  std::string id;
+  for (int word = 0; word < 4; ++word) {
+    auto bits = device();
+    for (int i = 0; i < 8; ++i, bits >>= 4) id.push_back(kHex[bits & 0xf]);
+  }
+  return id;
+}
+
+}  // namespace mcpud::http

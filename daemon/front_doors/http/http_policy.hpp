@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Who may talk to the Streamable HTTP endpoint: Origin checking (against DNS
+// rebinding from web pages) and the optional bearer token. Pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcpud::http {
+
+// Whether a request with this Origin header may proceed: no Origin (not a
+// browser), a loopback origin (http(s)://localhost, 127.0.0.1, [::1], any port),
+// or one listed exactly in `allowed`.
+bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed);
+
+// Whether the Authorization header carries `token` as a bearer token. An empty
+// `token` lets every request in. Compares in constant time.
+bool bearer_accepted(std::string_view authorization, std::string_view token);
+
+// A new random session id (128 bits, hex).
+std::string new_session_id();
+
+}  // namespace mcpud::http

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+// Streamable HTTP: connections, MCP sessions over HTTP and their SSE streams.
+#include "mcpud/http/http_server.hpp"
+
+#include <chrono>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "mcpud/core/log.hpp"
+#include "http_policy.hpp"
+#include "http_session.hpp"
+#include "mcpud/io/outgoing_bytes.hpp"
+#include "mcpud/io/tcp_endpoint.hpp"
+
+namespace mcpud::http {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+using boost::asio::ip::tcp;
+using nlohmann::json;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+constexpr auto kRequestTimeout = std::chrono::seconds(30);
+constexpr auto kIdleSession = std::chrono::minutes(10);
+constexpr std::size_t kHeaderLimit = 16 * 1024;
+
+std::string sse_event(std::string_view message) {
+  std::string out = "event: message\ndata: ";
+  out += message;
+  out += "\n\n";
+  return out;
+}
+
+// Whether a parsed body holds at least one request (something that gets a reply).
+bool has_request(const json& body) {
+  const json& message = rpc::is_envelope(body) ? body["payload"] : body;
+  if (message.is_array())
+    return std::any_of(message.begin(), message.end(), [](const json& m) { return has_request(m); });
+  return message.is_object() && message.contains("method") && message.contains("id");
+}
+
+// The ids of the requests in a body (one message, a batch, or either in the envelope).
+std::vector<json> request_ids(const json& body) {
+  const json& message = rpc::is_envelope(body) ? body["payload"] : body;
+  std::vector<json> ids;
+  const auto add = [&](const json& m) {
+    if (m.is_object() && m.contains("method") && m.contains("id")) ids.push_back(m["id"]);
+  };
+  if (message.is_array()) {
+    for (const auto& m : message) add(m);
+  } else {
+    add(message);
+  }
+  return ids;
+}
+
+bool is_initialize(const json& body) {
+  const json& message = rpc::is_envelope(body) ? body["payload"] : body;
+  return message.is_object() && message.value("method", json()) == "initialize";
+}
+
+}  // namespace
+
+struct HttpServer::State {
+  State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e) : options(std::move(o)), engine(e), acceptor(io) {}
+
+  // The live session with this id, or null.
+  std::shared_ptr<McpHttpSession> find(std::string_view id) {
+    const auto it = sessions.find(std::string(id));
+    return it == sessions.end() ? nullptr : it->second;
+  }
+  // Ends sessions that have had no request and no stream for a while.
+  void expire_idle() {
+    const auto now = std::chrono::steady_clock::now();
+    std::erase_if(sessions, [&](auto& entry) {
+      const bool idle = !entry.second->has_stream() && now - entry.second->last_used > kIdleSession;
+      if (idle) entry.second->end();
+      return idle;
+    });
+  }
+
+  HttpOptions options;
+  rpc::Engine& engine;
+  tcp::acceptor acceptor;
+  std::unordered_map<std::string, std::shared_ptr<McpHttpSession>> sessions;
+  std::map<HttpConnection*, std::weak_ptr<HttpConnection>> connections;
+  bool closed = false;
+};
+
+// One HTTP/1.1 connection: requests in turn, or (after GET /mcp) an SSE stream.
+class HttpConnection final : public EventStream, public std::enable_shared_from_this<HttpConnection> {
+ public:
+  HttpConnection(tcp::socket socket, std::shared_ptr<HttpServer::State> state, std::string peer)
+      : stream_(std::move(socket)), state_(std::move(state)), peer_(std::move(peer)) {}
+
+  void start() { read_request(); }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.close();
+    state_->connections.erase(this);
+  }
+
+  // Queues one SSE event on the stream; a reader that falls too far behind is cut off.
+  void send_event(std::string_view message) override { queue_raw(sse_event(message)); }
+
+ private:
+  void read_request() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(state_->options.max_body_bytes);
+    stream_.expires_after(kRequestTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_request(ec); });
+  }
+
+  void on_request(beast::error_code ec) {
+    if (closed_) return;
+    if (ec == http::error::body_limit) {
+      return reply_error(http::status::payload_too_large,
+                         "Request body larger than " + std::to_string(state_->options.max_body_bytes) + " bytes",
+                         false);
+    }
+    if (ec) {
+      if (ec != http::error::end_of_stream && ec != beast::error::timeout)
+        log::debug("http", peer_, ": ", ec.message());
+      return close();
+    }
+    request_ = parser_->release();
+    stream_.expires_never();
+    route();
+  }
+
+  void route() {
+    const auto target = std::string_view(request_.target().data(), request_.target().size());
+    if (target.substr(0, target.find('?')) != "/mcp")
+      return reply_error(http::status::not_found, "Not found: use /mcp");
+    // Every Origin header, not just the first: a browser sends one, so two is a trick.
+    for (auto [it, end] = request_.equal_range(http::field::origin); it != end; ++it) {
+      const std::string_view origin(it->value().data(), it->value().size());
+      if (!origin_allowed(origin, state_->options.allowed_origins) || origin.empty())
+        return reply_error(http::status::forbidden, "Origin not allowed: " + std::string(origin.substr(0, 200)));
+    }
+    if (!bearer_accepted(header(http::field::authorization), state_->options.token)) {
+      Response res = text_response(http::status::unauthorized, "Missing or wrong bearer token");
+      res.set(http::field::www_authenticate, "Bearer");
+      return send(std::move(res));
+    }
+    if (const auto version = header("MCP-Protocol-Version"); !version.empty()) {
+      const auto& known = state_->options.protocol_versions;
+      if (std::find(known.begin(), known.end(), version) == known.end()) {
+        return reply_error(http::status::bad_request, "Unsupported MCP-Protocol-Version: " + std::string(version));
+      }
+    }
+    switch (request_.method()) {
+      case http::verb::post:
+        return handle_post();
+      case http::verb::get:
+        return handle_get();
+      case http::verb::delete_:
+        return handle_delete();
+      default: {
+        Response res = text_response(http::status::method_not_allowed, "Use POST, GET or DELETE on /mcp");
+        res.set(http::field::allow, "POST, GET, DELETE");
+        return send(std::move(res));
+      }
+    }
+  }
+
+  void handle_post() {
+    const auto content_type = header(http::field::content_type);
+    if (content_type.substr(0, content_type.find(';')) != "application/json") {
+      return reply_error(http::status::unsupported_media_type, "Content-Type must be application/json");
+    }
+    const json body = json::parse(request_.body(), nullptr, false);
+    if (body.is_discarded()) {
+      return send_json(http::status::bad_request,
+                       rpc::error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
+    }
+    auto session = session_for_post(body);
+    if (!session) return;
+    session->last_used = std::chrono::steady_clock::now();
+    session_id_ = session->id();
+    if (!has_request(body)) {
+      state_->engine.handle_line(request_.body(), *session, [](std::string) {});
+      return send(text_response(http::status::accepted, ""));
+    }
+    const bool sse = wants_sse();
+    awaiting_reply_ = true;
+    pending_session_ = session;
+    pending_ids_ = request_ids(body);
+    // The callback owns the connection: a tool that answers later (a serial read
+    // that waits, a bridged call) must still find it to write the response.
+    state_->engine.handle_line(request_.body(), *session, [self = shared_from_this(), sse](std::string reply) {
+      if (self->closed_) return;
+      self->awaiting_reply_ = false;
+      self->stop_watching_peer();
+      if (sse) return self->send_sse_reply(reply);
+      self->send_json(http::status::ok, std::move(reply));
+    });
+    if (awaiting_reply_) watch_peer_while_waiting();
+  }
+
+  // While a call is pending, notices a client that goes away so the connection
+  // closes at once; the call's late reply then finds it closed and is dropped.
+  // Peeks without consuming, so a pipelined next request stays for read_request.
+  void watch_peer_while_waiting() {
+    watching_peer_ = true;
+    const auto generation = ++watch_generation_;
+    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(),
+                                                         generation](boost::system::error_code ec) {
+      if (generation != self->watch_generation_ || !self->watching_peer_ || self->closed_) return;
+      self->watching_peer_ = false;
+      if (ec) return self->close();
+      char probe;
+      boost::system::error_code peek_error;
+      const auto n = self->stream_.socket().receive(boost::asio::buffer(&probe, 1),
+                                                    tcp::socket::message_peek, peek_error);
+      if (peek_error == boost::asio::error::would_block) return self->watch_peer_while_waiting();
+      if (peek_error || n == 0) {
+        log::debug("http", self->peer_, ": client left while its call was pending");
+        self->cancel_pending_calls();
+        return self->close();
+      }
+      // Bytes of a pipelined request: they wait in the socket for read_request.
+    });
+  }
+
+  // The POST's calls have nobody to answer to: stop what they wait for (a serial
+  // read would otherwise hold the session's data until its timeout).
+  void cancel_pending_calls() {
+    auto session = pending_session_.lock();
+    if (!session) return;
+    for (const auto& id : pending_ids_) {
+      const auto found = session->in_flight->find(rpc::dump(id));
+      if (found == session->in_flight->end()) continue;
+      auto cancellation = found->second;  // cancel() answers, which erases the entry
+      cancellation->cancel();
+    }
+  }
+
+  void stop_watching_peer() {
+    if (!watching_peer_) return;
+    watching_peer_ = false;
+    boost::system::error_code ignored;
+    stream_.socket().cancel(ignored);
+  }
+
+  // The session a POST belongs to; a new one for initialize. Replies with the error itself when there is none.
+  std::shared_ptr<McpHttpSession> session_for_post(const json& body) {
+    const auto id = header("Mcp-Session-Id");
+    if (!id.empty()) {
+      auto session = state_->find(id);
+      if (!session) reply_error(http::status::not_found, "Unknown or ended session: initialize again");
+      return session;
+    }
+    if (!is_initialize(body)) {
+      reply_error(http::status::bad_request, "Missing Mcp-Session-Id header: send initialize first");
+      return nullptr;
+    }
+    if (state_->sessions.size() >= state_->options.max_sessions) state_->expire_idle();
+    if (state_->sessions.size() >= state_->options.max_sessions) {
+      reply_error(
+          http::status::service_unavailable,
+          "Too many MCP sessions (limit " + std::to_string(state_->options.max_sessions) + "); DELETE unused ones");
+      return nullptr;
+    }
+    auto session = std::make_shared<McpHttpSession>(new_session_id(), state_->options.queue_bytes);
+    state_->sessions.emplace(session->id(), session);
+    log::debug("http", peer_, ": new MCP session ", session->id());
+    return session;
+  }
+
+  void handle_get() {
+    if (header(http::field::accept).find("text/event-stream") == std::string_view::npos) {
+      return reply_error(http::status::not_acceptable, "GET /mcp is an event stream: Accept text/event-stream");
+    }
+    auto session = state_->find(header("Mcp-Session-Id"));
+    if (!session)
+      return reply_error(header("Mcp-Session-Id").empty() ? http::status::bad_request : http::status::not_found,
+                         "GET /mcp needs the Mcp-Session-Id of a live session");
+    if (session->has_stream()) return reply_error(http::status::conflict, "This session already has an event stream");
+    streaming_ = true;
+    queue_raw(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n"
+        "Mcp-Session-Id: " +
+        session->id() + "\r\n\r\n");
+    session->attach(shared_from_this());
+    read_until_closed();
+  }
+
+  void handle_delete() {
+    const auto id = std::string(header("Mcp-Session-Id"));
+    const auto it = state_->sessions.find(id);
+    if (it == state_->sessions.end()) return reply_error(http::status::not_found, "Unknown or ended session");
+    it->second->end();
+    state_->sessions.erase(it);
+    log::debug("http", peer_, ": ended MCP session ", id);
+    send(text_response(http::status::ok, ""));
+  }
+
+  // A stream's client sends nothing more; reading notices when it goes away.
+  void read_until_closed() {
+    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this()](boost::system::error_code ec) {
+      if (self->closed_) return;
+      char probe[512];
+      boost::system::error_code read_error;
+      const auto n = ec ? 0 : self->stream_.socket().read_some(boost::asio::buffer(probe), read_error);
+      if (ec || read_error || n == 0) return self->close();
+      self->read_until_closed();
+    });
+  }
+
+  bool wants_sse() const {
+    const auto accept = header(http::field::accept);
+    return accept.find("text/event-stream") != std::string_view::npos &&
+           accept.find("application/json") == std::string_view::npos;
+  }
+
+  std::string_view header(std::string_view name) const {
+    const auto it = request_.find(beast::string_view(name.data(), name.size()));
+    return it == request_.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+  }
+  std::string_view header(http::field field) const {
+    const auto it = request_.find(field);
+    return it == request_.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+  }
+
+  Response text_response(http::status status, std::string text) const {
+    Response res{status, request_.version()};
+    res.set(http::field::server, "mcpud");
+    if (!text.empty()) {
+      res.set(http::field::content_type, "text/plain; charset=utf-8");
+      res.body() = std::move(text) + "\n";
+    }
+    return res;
+  }
+
+  void reply_error(http::status status, std::string message, bool keep_alive = true) {
+    log::debug("http", peer_, ": ", static_cast<unsigned>(status), " ", message);
+    Response res = text_response(status, std::move(message));
+    if (!keep_alive) res.keep_alive(false);
+    send(std::move(res));
+  }
+
+  void send_json(http::status status, std::string body) {
+    Response res{status, request_.version()};
+    res.set(http::field::server, "mcpud");
+    res.set(http::field::content_type, "application/json");
+    res.body() = std::move(body);
+    send(std::move(res));
+  }
+
+  // The reply as a one-event SSE stream that ends with the response.
+  void send_sse_reply(std::string_view reply) {
+    Response res{http::status::ok, request_.version()};
+    res.set(http::field::server, "mcpud");
+    res.set(http::field::content_type, "text/event-stream");
+    res.set(http::field::cache_control, "no-cache");
+    res.body() = sse_event(reply);
+    send(std::move(res));
+  }
+
+  void send(Response res) {
+    if (!session_id_.empty()) res.set("Mcp-Session-Id", session_id_);
+    res.keep_alive(res.keep_alive() && request_.keep_alive());
+    res.prepare_payload();
+    auto shared = std::make_shared<Response>(std::move(res));
+    http::async_write(stream_, *shared, [self = shared_from_this(), shared](beast::error_code ec, std::size_t) {
+      if (ec || !shared->keep_alive()) return self->close();
+      self->session_id_.clear();
+      self->read_request();
+    });
+  }
+
+  void queue_raw(std::string_view bytes) {
+    if (closed_) return;
+    outgoing_.append(bytes);
+    if (outgoing_.size() > state_->options.queue_bytes) {
+      log::info("http", peer_, ": event stream dropped, ", outgoing_.size(), " bytes unread");
+      return close();
+    }
+    if (!write_active_) write_more();
+  }
+
+  void write_more() {
+    write_active_ = true;
+    const auto bytes = outgoing_.next();
+    boost::asio::async_write(stream_.socket(), boost::asio::buffer(bytes.data(), bytes.size()),
+                             [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                               self->write_active_ = false;
+                               if (self->closed_) return;
+                               if (ec) return self->close();
+                               self->outgoing_.consumed(n);
+                               if (!self->outgoing_.empty()) self->write_more();
+                             });
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  Request request_;
+  std::shared_ptr<HttpServer::State> state_;
+  std::string peer_;
+  std::string session_id_;  // echoed on the response to a request of a session
+  bool streaming_ = false;
+  io::OutgoingBytes outgoing_;  // the event stream's bytes
+  bool write_active_ = false;
+  bool awaiting_reply_ = false;  // a POST's call has not answered yet
+  std::weak_ptr<McpHttpSession> pending_session_;  // whose requests those are
+  std::vector<nlohmann::json> pending_ids_;         // the POST's request ids
+  bool watching_peer_ = false;   // watch_peer_while_waiting has a wait pending
+  unsigned watch_generation_ = 0;  // tells a cancelled wait from the current one
+  bool closed_ = false;
+};
+
+HttpServer::HttpServer(boost::asio::io_context& io, HttpOptions options, rpc::Engine& engine)
+    : state_(std::make_shared<State>(io, std::move(options), engine)) {}
+
+HttpServer::~HttpServer() { close(); }
+
+const HttpOptions& HttpServer::options() const { return state_->options; }
+
+std::expected<void, std::string> HttpServer::open() {
+  auto endpoint = io::listen_endpoint(state_->options.listen);
+  if (!endpoint) return std::unexpected("http " + endpoint.error());
+  auto& acceptor = state_->acceptor;
+  boost::system::error_code ec;
+  acceptor.open(endpoint->protocol(), ec);
+  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor.bind(*endpoint, ec);
+  if (!ec) acceptor.listen(tcp::acceptor::max_listen_connections, ec);
+  if (ec) {
+    acceptor.close();
+    return std::unexpected("cannot listen for HTTP on " + state_->options.listen + ": " + ec.message());
+  }
+  if (!endpoint->address().is_loopback() && state_->options.token.empty()) {
+    log::warn("http", "serving MCP on ", state_->options.listen,
+              " without a bearer token: anyone who can reach it controls the board");
+  }
+  log::info("http", "listening on ", local_address(), " (MCP Streamable HTTP at /mcp)");
+  auto accept = std::make_shared<std::function<void()>>();
+  *accept = [state = state_, weak_accept = std::weak_ptr(accept)] {
+    state->acceptor.async_accept([state, weak_accept](boost::system::error_code accept_error, tcp::socket socket) {
+      if (state->closed || !state->acceptor.is_open()) return;
+      if (!accept_error) {
+        boost::system::error_code peer_error;
+        const auto remote = socket.remote_endpoint(peer_error);
+        const std::string peer =
+            peer_error ? "http peer" : remote.address().to_string() + ":" + std::to_string(remote.port());
+        if (state->connections.size() >= state->options.max_connections) {
+          log::info("http", peer, ": refused, ", state->options.max_connections, " connections open");
+        } else {
+          auto connection = std::make_shared<HttpConnection>(std::move(socket), state, peer);
+          state->connections.emplace(connection.get(), connection);
+          connection->start();
+        }
+      }
+      if (auto next = weak_accept.lock()) (*next)();
+    });
+  };
+  accept_loop_ = accept;
+  (*accept)();
+  return {};
+}
+
+void HttpServer::close() {
+  if (state_->closed) return;
+  state_->closed = true;
+  boost::system::error_code ignored;
+  state_->acceptor.close(ignored);
+  for (auto& [id, session] : state_->sessions) session->end();
+  state_->sessions.clear();
+  auto connections = state_->connections;  // close() removes itself from the map
+  for (auto& [raw, weak] : connections) {
+    if (auto connection = weak.lock()) connection->close();
+  }
+  accept_loop_.reset();
+}
+
+std::string HttpServer::local_address() const {
+  boost::system::error_code ec;
+  const auto endpoint = state_->acceptor.local_endpoint(ec);
+  if (ec) return state_->options.listen;
+  const auto address = endpoint.address();
+  return (address.is_v6() ? "[" + address.to_string() + "]" : address.to_string()) + ":" +
+         std::to_string(endpoint.port());
+}
+
+}  // namespace mcpud::http

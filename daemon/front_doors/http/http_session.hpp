@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// One MCP session over Streamable HTTP: the client's dialect state, and the GET
+// stream its notifications go to, with a bounded backlog while no stream is
+// open. Event loop only.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "mcpud/core/json_rpc.hpp"
+
+namespace mcpud::http {
+
+// Where a session's notifications are written: an open GET /mcp stream.
+class EventStream {
+ public:
+  virtual ~EventStream() = default;
+  virtual void send_event(std::string_view message) = 0;
+  virtual void close() = 0;
+};
+
+class McpHttpSession final : public rpc::Client {
+ public:
+  // `backlog_bytes`: notifications kept while no stream is open (oldest dropped first).
+  McpHttpSession(std::string id, std::size_t backlog_bytes) : id_(std::move(id)), backlog_limit_(backlog_bytes) {
+    caller = {.door = "http", .peer = "session " + id_};
+  }
+
+  void push(std::string message) override;
+  // Makes `stream` the session's stream and sends it the backlog.
+  void attach(const std::shared_ptr<EventStream>& stream);
+  // DELETE or shutdown: closes the stream and drops the client's subscriptions.
+  void end();
+
+  bool has_stream() const { return !stream_.expired(); }
+  const std::string& id() const { return id_; }
+  std::size_t backlog_size() const { return backlog_.size(); }
+
+  std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
+
+ private:
+  std::string id_;
+  std::size_t backlog_limit_;
+  std::weak_ptr<EventStream> stream_;
+  std::deque<std::string> backlog_;
+  std::size_t backlog_bytes_ = 0;
+};
+
+}  // namespace mcpud::http

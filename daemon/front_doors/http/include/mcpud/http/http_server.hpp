@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// MCP Streamable HTTP (2025-03-26 and later) with Boost.Beast: POST /mcp answers
+// with JSON or SSE, GET /mcp is the session's notification stream, DELETE ends
+// the session; Mcp-Session-Id, Origin checking, optional bearer token, bounded
+// bodies, connections, sessions and stream queues. Event loop only.
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "mcpud/core/json_rpc.hpp"
+
+namespace mcpud::http {
+
+struct HttpOptions {
+  std::string listen;                          // "127.0.0.1:8080"
+  std::string token;                           // bearer token; "" accepts all
+  std::vector<std::string> allowed_origins;    // besides loopback origins
+  std::vector<std::string> protocol_versions;  // MCP-Protocol-Version values accepted
+  std::size_t max_sessions = 64;
+  std::size_t max_body_bytes = 1024 * 1024;
+  std::size_t max_connections = 256;
+  std::size_t queue_bytes = 1024 * 1024;  // notifications waiting for a slow stream reader
+
+  bool operator==(const HttpOptions&) const = default;
+};
+
+class HttpConnection;
+
+class HttpServer {
+ public:
+  HttpServer(boost::asio::io_context& io, HttpOptions options, rpc::Engine& engine);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and starts accepting; the error names the address and why.
+  std::expected<void, std::string> open();
+  // Stops accepting, ends every session and closes every connection.
+  void close();
+
+  const HttpOptions& options() const;
+  // The bound address, with the real port when the spec asked for port 0.
+  std::string local_address() const;
+
+ private:
+  friend class HttpConnection;
+
+ public:
+  struct State;  // shared with connections, which may outlive the server
+
+ private:
+  std::shared_ptr<State> state_;
+  std::shared_ptr<std::function<void()>> accept_loop_;  // re-arms itself while the server lives
+};
+
+}  // namespace mcpud::http

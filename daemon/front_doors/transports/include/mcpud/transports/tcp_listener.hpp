@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// Accepts MCP/U (and, through the same engine, every other line dialect) clients
+// on one TCP address.
+#pragma once
+
+#include <expected>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "mcpud/core/json_rpc.hpp"
+#include "mcpud/transports/session.hpp"
+
+namespace mcpud::transports {
+
+class TcpListener {
+ public:
+  TcpListener(boost::asio::io_context& io, std::string spec, rpc::Engine& engine, SessionSet& sessions,
+              const SessionLimits& limits);
+
+  // Binds and starts accepting. The error says which address and why.
+  std::expected<void, std::string> open();
+  // Stops accepting; connected clients stay (the SessionSet owns them).
+  void close();
+
+  const std::string& spec() const { return spec_; }
+  // The bound address (with the real port when the spec asked for port 0).
+  std::string local_address() const;
+
+ private:
+  void accept_next();
+
+  std::string spec_;
+  rpc::Engine& engine_;
+  SessionSet& sessions_;
+  const SessionLimits& limits_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer retry_timer_;
+};
+
+}  // namespace mcpud::transports

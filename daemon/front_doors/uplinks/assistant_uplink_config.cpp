@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Schema and parsing of [uplink.assistant].
+#include "mcpud/uplinks/assistant_uplink_config.hpp"
+
+#include "mcpud/uplinks/uplink_fields.hpp"
+#include "ws_url.hpp"
+
+namespace mcpud::uplinks {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kWhere = "uplink.assistant";
+
+// The firmware's own audio parameters: servers expect the member to be there.
+constexpr const char* kDefaultAudioParams =
+    R"({"format": "opus", "sample_rate": 16000, "channels": 1, "frame_duration": 60})";
+
+// The MQTT settings: a broker needs a topic to publish to.
+std::expected<void, std::string> parse_mqtt(const json& table, AssistantUplinkConfig& out) {
+  const std::string where = kWhere;
+  out.broker = table.at("broker").get<std::string>();
+  out.publish_topic = table.at("publish_topic").get<std::string>();
+  out.subscribe_topic = table.at("subscribe_topic").get<std::string>();
+  out.username = table.at("username").get<std::string>();
+  auto password = read_secret(table, "password", kWhere);
+  if (!password) return std::unexpected(password.error());
+  out.password = std::move(*password);
+  out.keepalive_s = table.at("keepalive_s").get<std::uint32_t>();
+  out.qos = table.at("qos").get<int>();
+  out.tls = table.at("tls").get<bool>();
+  out.mqtt_version = table.at("mqtt_version").get<std::string>();
+  if (!out.broker.empty()) {
+    auto address = parse_host_port(out.broker, where + ".broker", "192.168.1.10:1883");
+    if (!address) return std::unexpected(address.error());
+    out.broker_address = std::move(*address);
+  }
+  if (out.mqtt() && out.enabled() && out.publish_topic.empty()) {
+    return std::unexpected(where + ".publish_topic: required with transport = \"mqtt\"");
+  }
+  return {};
+}
+
+}  // namespace
+
+json assistant_uplink_schema() {
+  auto schema = json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "transport": {"type": "string", "enum": ["websocket", "mqtt"], "default": "websocket"},
+      "url": {"type": "string", "default": ""},
+      "token": {"type": "string", "default": ""},
+      "token_file": {"type": "string", "default": ""},
+      "protocol_version": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1},
+      "device_id": {"type": "string", "maxLength": 64, "default": ""},
+      "client_id": {"type": "string", "maxLength": 64, "default": ""},
+      "ca_file": {"type": "string", "default": ""},
+      "insecure_skip_verify": {"type": "boolean", "default": false},
+      "audio_params": {"type": "object"},
+      "hello_timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "default": 10000},
+      "ping_interval_ms": {"type": "integer", "minimum": 100, "maximum": 110000, "default": 30000},
+      "retry_max_ms": {"type": "integer", "minimum": 10, "maximum": 3600000, "default": 30000},
+      "max_message_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
+      "queue_bytes": {"type": "integer", "minimum": 4096, "maximum": 268435456, "default": 1048576},
+      "push_pin_events": {"type": "boolean", "default": true},
+      "capabilities_file": {"type": "string", "default": ""},
+      "broker": {"type": "string", "default": ""},
+      "publish_topic": {"type": "string", "default": ""},
+      "subscribe_topic": {"type": "string", "default": ""},
+      "username": {"type": "string", "default": ""},
+      "password": {"type": "string", "default": ""},
+      "password_file": {"type": "string", "default": ""},
+      "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 240},
+      "qos": {"type": "integer", "minimum": 0, "maximum": 2, "default": 1},
+      "tls": {"type": "boolean", "default": false},
+      "mqtt_version": {"type": "string", "enum": ["3.1.1", "5"], "default": "3.1.1"}
+    }
+  })");
+  schema["properties"]["audio_params"]["default"] = json::parse(kDefaultAudioParams);
+  return schema;
+}
+
+std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const json& table) {
+  const std::string where = kWhere;
+  AssistantUplinkConfig out;
+  out.transport = table.at("transport").get<std::string>();
+  out.url = table.at("url").get<std::string>();
+  if (!out.url.empty()) {
+    if (auto target = parse_ws_url(out.url); !target) return std::unexpected(where + ".url: " + target.error());
+  }
+  auto token = read_secret(table, "token", kWhere);
+  if (!token) return std::unexpected(token.error());
+  out.token = std::move(*token);
+  out.protocol_version = table.at("protocol_version").get<int>();
+  out.device_id = table.at("device_id").get<std::string>();
+  out.client_id = table.at("client_id").get<std::string>();
+  out.ca_file = table.at("ca_file").get<std::string>();
+  out.insecure_skip_verify = table.at("insecure_skip_verify").get<bool>();
+  out.audio_params = table.at("audio_params");
+  out.hello_timeout_ms = table.at("hello_timeout_ms").get<std::uint32_t>();
+  out.ping_interval_ms = table.at("ping_interval_ms").get<std::uint32_t>();
+  out.retry_max_ms = table.at("retry_max_ms").get<std::uint32_t>();
+  out.max_message_bytes = table.at("max_message_bytes").get<std::size_t>();
+  out.queue_bytes = table.at("queue_bytes").get<std::size_t>();
+  out.push_pin_events = table.at("push_pin_events").get<bool>();
+  out.capabilities_file = table.at("capabilities_file").get<std::string>();
+  if (!out.capabilities_file.empty() && out.capabilities_file.front() != '/') {
+    return std::unexpected(where + ".capabilities_file: expected an absolute path, got '" + out.capabilities_file +
+                           "'");
+  }
+  if (auto mqtt = parse_mqtt(table, out); !mqtt) return std::unexpected(mqtt.error());
+  return out;
+}
+
+}  // namespace mcpud::uplinks

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// Schema and parsing of [uplink.fleet].
+#include "mcpud/uplinks/fleet_uplink_config.hpp"
+
+#include "mcpud/uplinks/uplink_fields.hpp"
+
+namespace mcpud::uplinks {
+
+using nlohmann::json;
+
+bool valid_topic_segment(const std::string& segment) {
+  return !segment.empty() && segment.find_first_of(std::string("/+#\0", 4)) == std::string::npos;
+}
+
+json fleet_uplink_schema() {
+  return json::parse(R"({
+    "type": "object", "additionalProperties": false, "default": {},
+    "properties": {
+      "broker": {"type": "string", "default": ""},
+      "device": {"type": "string", "default": ""},
+      "topic_prefix": {"type": "string", "minLength": 1, "default": "mcpud"},
+      "mqtt_version": {"type": "string", "enum": ["5", "3.1.1"], "default": "5"},
+      "username": {"type": "string", "default": ""},
+      "password": {"type": "string", "default": ""},
+      "password_file": {"type": "string", "default": ""},
+      "tls": {"type": "boolean", "default": false},
+      "ca_file": {"type": "string", "default": ""},
+      "cert_file": {"type": "string", "default": ""},
+      "key_file": {"type": "string", "default": ""},
+      "insecure_skip_verify": {"type": "boolean", "default": false},
+      "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 30},
+      "retry_max_ms": {"type": "integer", "minimum": 100, "maximum": 3600000, "default": 30000},
+      "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 64},
+      "summary_interval_s": {"type": "integer", "minimum": 0, "maximum": 86400, "default": 0}
+    }
+  })");
+}
+
+std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fleet) {
+  FleetUplinkConfig out;
+  const auto broker = fleet.at("broker").get<std::string>();
+  if (broker.empty()) return out;
+  auto address = parse_host_port(broker, "uplink.fleet.broker", "192.168.1.10:1883");
+  if (!address) return std::unexpected(address.error());
+  out.host = std::move(address->host);
+  out.port = address->port;
+  out.device = fleet.at("device").get<std::string>();
+  if (!out.device.empty() && !valid_topic_segment(out.device))
+    return std::unexpected("uplink.fleet.device: must not contain '/', '+' or '#', got '" + out.device + "'");
+  out.topic_prefix = fleet.at("topic_prefix").get<std::string>();
+  if (out.topic_prefix.find_first_of("+#") != std::string::npos || out.topic_prefix.front() == '/' ||
+      out.topic_prefix.back() == '/')
+    return std::unexpected(
+        "uplink.fleet.topic_prefix: expected topic levels without '+', '#' or a leading or "
+        "trailing '/', got '" +
+        out.topic_prefix + "'");
+  out.mqtt5 = fleet.at("mqtt_version").get<std::string>() == "5";
+  out.username = fleet.at("username").get<std::string>();
+  auto password = read_secret(fleet, "password", "uplink.fleet");
+  if (!password) return std::unexpected(password.error());
+  out.password = std::move(*password);
+  if (!out.password.empty() && out.username.empty())
+    return std::unexpected("uplink.fleet.username: required with a password");
+  out.tls = fleet.at("tls").get<bool>();
+  out.ca_file = fleet.at("ca_file").get<std::string>();
+  out.cert_file = fleet.at("cert_file").get<std::string>();
+  out.key_file = fleet.at("key_file").get<std::string>();
+  out.insecure_skip_verify = fleet.at("insecure_skip_verify").get<bool>();
+  if (!out.tls && (!out.ca_file.empty() || !out.cert_file.empty() || out.insecure_skip_verify))
+    return std::unexpected("uplink.fleet.tls: TLS options given but tls = false");
+  if (out.cert_file.empty() != out.key_file.empty())
+    return std::unexpected("uplink.fleet.key_file: cert_file and key_file go together");
+  out.keepalive_s = fleet.at("keepalive_s").get<std::uint32_t>();
+  out.retry_max_ms = fleet.at("retry_max_ms").get<std::uint32_t>();
+  out.max_in_flight = fleet.at("max_in_flight").get<std::size_t>();
+  out.summary_interval_s = fleet.at("summary_interval_s").get<std::uint32_t>();
+  return out;
+}
+
+}  // namespace mcpud::uplinks

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// [uplink.fleet]: serve JSON-RPC through an MQTT broker and announce the device
+// there (retained info and status, events). Off until `broker` is set.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mcpud::uplinks {
+
+struct FleetUplinkConfig {
+  std::string host;  // empty: fleet mode off
+  std::uint16_t port = 1883;
+  std::string device;  // the device id in topics; empty: the config's device name
+  std::string topic_prefix = "mcpud";
+  bool mqtt5 = true;  // false: MQTT 3.1.1
+  std::string username;
+  std::string password;  // from `password` or the file `password_file` names
+  bool tls = false;
+  std::string ca_file;  // empty: the system CA store
+  std::string cert_file;
+  std::string key_file;
+  bool insecure_skip_verify = false;
+  std::uint32_t keepalive_s = 30;
+  std::uint32_t retry_max_ms = 30000;
+  std::size_t max_in_flight = 64;        // requests being served at once; more get BUSY
+  std::uint32_t summary_interval_s = 0;  // sampling summaries on events/<pin> every N s; 0: off
+
+  bool enabled() const { return !host.empty(); }
+  bool operator==(const FleetUplinkConfig&) const = default;
+};
+
+// The schema of [uplink.fleet].
+nlohmann::json fleet_uplink_schema();
+// Reads [uplink.fleet] (defaults filled in); errors name the key path.
+std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const nlohmann::json& fleet);
+
+// Whether `segment` may be one MQTT topic level: not empty, no '/', '+', '#' or NUL.
+bool valid_topic_segment(const std::string& segment);
+
+}  // namespace mcpud::uplinks

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Server addresses and secrets of the uplink tables.
+#include "mcpud/uplinks/uplink_fields.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace mcpud::uplinks {
+
+std::expected<io::HostPort, std::string> parse_host_port(std::string_view text, std::string_view key,
+                                                         std::string_view example) {
+  auto address = io::split_host_port(text);
+  if (!address || address->port == 0) {
+    return std::unexpected(std::string(key) + ": expected host:port, e.g. " + std::string(example) + ", got '" +
+                           std::string(text) + "'");
+  }
+  return std::move(*address);
+}
+
+std::expected<std::string, std::string> read_secret(const nlohmann::json& table, const std::string& name,
+                                                    std::string_view table_key) {
+  const std::string file_key = std::string(table_key) + "." + name + "_file";
+  auto value = table.at(name).get<std::string>();
+  const auto path = table.at(name + "_file").get<std::string>();
+  if (path.empty()) return value;
+  if (!value.empty()) return std::unexpected(file_key + ": give " + name + " or " + name + "_file, not both");
+  std::ifstream in(path);
+  if (!in) return std::unexpected(file_key + ": cannot read '" + path + "': " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  value = text.str();
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
+  if (value.empty()) return std::unexpected(file_key + ": '" + path + "' is empty");
+  return value;
+}
+
+}  // namespace mcpud::uplinks

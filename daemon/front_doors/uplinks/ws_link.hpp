@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// A MessageLink over a WebSocket client connection (Boost.Beast): ws:// or
+// wss:// (OpenSSL, server verified against the system CAs or a CA file, SNI),
+// extra handshake headers, bounded messages and write queue, pings at an
+// interval and a dead-server check. Event loop only.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "ws_url.hpp"
+#include "message_link.hpp"
+
+namespace mcpud::uplinks {
+
+struct WsOptions {
+  WsTarget target;
+  std::vector<std::pair<std::string, std::string>> headers;  // added to the upgrade request
+  std::string ca_file;                                       // "" = the system CA store
+  bool insecure_skip_verify = false;
+  std::size_t max_message_bytes = 1024 * 1024;
+  std::size_t queue_bytes = 1024 * 1024;
+  std::chrono::milliseconds ping_interval{30000};  // a server silent for 3 intervals is gone
+  std::chrono::milliseconds connect_timeout{10000};
+};
+
+std::shared_ptr<MessageLink> make_ws_link(boost::asio::io_context& io, WsOptions options);
+
+}  // namespace mcpud::uplinks

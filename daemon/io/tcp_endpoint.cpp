@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Listener addresses and endpoint text.
+#include "mcpud/io/tcp_endpoint.hpp"
+
+#include <boost/asio/ip/address.hpp>
+
+#include "mcpud/io/host_port.hpp"
+
+namespace mcpud::io {
+
+using boost::asio::ip::tcp;
+
+std::expected<tcp::endpoint, std::string> listen_endpoint(std::string_view spec) {
+  const auto quoted = "'" + std::string(spec) + "'";
+  if (spec.rfind(':') == std::string_view::npos) return std::unexpected(quoted + ": expected HOST:PORT");
+  const auto address = split_host_port(spec);
+  if (!address) return std::unexpected(quoted + ": port must be a number from 0 to 65535");
+  const std::string host = address->host == "localhost" ? "127.0.0.1" : address->host;
+  boost::system::error_code error;
+  const auto ip = boost::asio::ip::make_address(host, error);
+  if (error) {
+    return std::unexpected(quoted + ": '" + address->host +
+                           "' is not an IP address (use e.g. 127.0.0.1, 0.0.0.0 or [::1])");
+  }
+  return tcp::endpoint(ip, address->port);
+}
+
+std::string endpoint_text(const tcp::endpoint& endpoint) {
+  const auto address = endpoint.address();
+  const auto host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
+  return host + ":" + std::to_string(endpoint.port());
+}
+
+}  // namespace mcpud::io

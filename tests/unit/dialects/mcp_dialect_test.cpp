@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the MCP dialect: version negotiation, tools/list paging and
+// user-only tools, tools/call results and errors, the envelope, subscriptions.
+#include "mcpud/dialects/mcp_dialect.hpp"
+
+#include <gtest/gtest.h>
+
+#include "mcpud/dialects/client_session.hpp"
+#include "mcpud/dialects/mcpu_subscribe.hpp"
+#include "mcpud/core/json_rpc.hpp"
+#include "recording_client.hpp"
+
+namespace mcpud::dialects {
+namespace {
+
+using nlohmann::json;
+
+Tool make_tool(std::string name, bool read_only = false) {
+  Tool tool;
+  tool.name = std::move(name);
+  tool.description = "the " + tool.name + " tool, with a description long enough to take some room in a page";
+  tool.input_schema = {{"type", "object"}, {"properties", {{"pin", {{"type", "integer"}}}}}};
+  tool.annotations.read_only = read_only;
+  tool.owner = "test";
+  tool.invoke = [](json args, ToolReply reply) {
+    if (args.value("pin", 0) == 99)
+      return reply(std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: 99")));
+    reply(json{{"pin", args.value("pin", 0)}});
+  };
+  return tool;
+}
+
+class McpDialect : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"gpio_write", "gpio_read", "adc_read", "reboot_board", "get_info"}) {
+      ASSERT_TRUE(registry.add(make_tool(name, std::string(name) == "gpio_read")));
+    }
+    registry.set_user_only_names({"*reboot*"});
+    install_mcp_dialect(dispatcher, hub, server());
+    install_mcpu_subscribe(dispatcher, hub);
+  }
+
+  McpServer server() {
+    return {[] { return std::string("board-1"); },
+            "1.2.3",
+            [this] { return page_bytes; },
+            [] {
+              return json::array({{{"uri", "mcpu://pins/led"}}});
+            },
+            [](std::string_view uri) -> Result<json> {
+              if (uri == "mcpu://pins/led") return json{{"value", true}};
+              return std::unexpected(
+                  Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
+            },
+            [](std::string_view uri) { return uri == "mcpu://pins/led" || uri == "mcpu://serial/1"; }};
+  }
+
+  // The parsed reply to one request line from `client`.
+  json request(const std::string& line) {
+    std::vector<json> out;
+    engine.handle_line(line, client, [&](std::string r) { out.push_back(json::parse(r)); });
+    EXPECT_EQ(out.size(), 1u) << line;
+    return out.empty() ? json() : out[0];
+  }
+  json call(const std::string& method, const json& params) {
+    return request(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", params}}.dump());
+  }
+
+  std::size_t page_bytes = 8000;
+  ToolRegistry registry;
+  EventHub hub;
+  rpc::Dispatcher dispatcher{registry};
+  rpc::Engine engine{dispatcher};
+  test_support::RecordingClient client;
+};
+
+TEST_F(McpDialect, Initialize_AnswersTheClientsVersionWhenSupported) {
+  for (const auto version : kMcpVersions) {
+    const auto reply = call("initialize", {{"protocolVersion", version}});
+    EXPECT_EQ(reply["result"]["protocolVersion"], version);
+  }
+  const auto reply = call("initialize", {{"protocolVersion", "2024-10-07"}});
+  EXPECT_EQ(reply["result"]["protocolVersion"], "2025-11-25");
+  EXPECT_EQ(reply["result"]["serverInfo"], json::parse(R"({"name":"board-1","version":"1.2.3"})"));
+  EXPECT_EQ(reply["result"]["capabilities"]["tools"]["listChanged"], true);
+  EXPECT_EQ(reply["result"]["capabilities"]["resources"]["subscribe"], true);
+}
+
+TEST_F(McpDialect, NegotiateVersion_FallsBackToNewestForMissingOrOddValues) {
+  EXPECT_EQ(negotiate_version(json()), "2025-11-25");
+  EXPECT_EQ(negotiate_version(json(20250618)), "2025-11-25");
+  EXPECT_EQ(negotiate_version(json("2025-03-26")), "2025-03-26");
+}
+
+TEST_F(McpDialect, ToolsList_HidesUserOnlyToolsUnlessAsked) {
+  auto names = [](const json& reply) {
+    std::vector<std::string> out;
+    for (const auto& t : reply["result"]["tools"]) out.push_back(t["name"]);
+    return out;
+  };
+  EXPECT_EQ(names(call("tools/list", json::object())),
+            (std::vector<std::string>{"gpio_write", "gpio_read", "adc_read", "get_info"}));
+  const auto with_user = call("tools/list", {{"withUserTools", true}});
+  EXPECT_EQ(names(with_user).size(), 5u);
+  EXPECT_EQ(with_user["result"]["tools"][3]["annotations"]["audience"], json::array({"user"}));
+  EXPECT_EQ(with_user["result"]["tools"][1]["annotations"]["readOnlyHint"], true);
+  EXPECT_FALSE(with_user["result"]["tools"][0].contains("annotations"));
+}
+
+TEST_F(McpDialect, ToolsList_PagesWithinTheBudgetAndCursorsResume) {
+  page_bytes = 400;  // about two tools per page
+  std::vector<std::string> all;
+  json params = {{"withUserTools", true}};
+  int pages = 0;
+  while (true) {
+    const auto reply = call("tools/list", params);
+    const auto& result = reply["result"];
+    ASSERT_FALSE(result["tools"].empty());
+    EXPECT_LE(rpc::dump(result["tools"]).size(), 400u + 2);
+    for (const auto& t : result["tools"]) all.push_back(t["name"]);
+    ++pages;
+    if (!result.contains("nextCursor")) break;
+    params["cursor"] = result["nextCursor"];
+  }
+  EXPECT_GT(pages, 1);
+  EXPECT_EQ(all, (std::vector<std::string>{"gpio_write", "gpio_read", "adc_read", "reboot_board", "get_info"}));
+}
+
+TEST_F(McpDialect, ToolsList_ATooLargeToolStillGetsAPageOfItsOwn) {
+  page_bytes = 10;
+  const auto reply = call("tools/list", json::object());
+  EXPECT_EQ(reply["result"]["tools"].size(), 1u);
+  EXPECT_EQ(reply["result"]["nextCursor"], "gpio_read");
+}
+
+TEST_F(McpDialect, ToolsList_RejectsUnknownCursorAndBadTypes) {
+  EXPECT_EQ(call("tools/list", {{"cursor", "nope"}})["error"]["code"], -32602);
+  const auto bad = call("tools/list", {{"withUserTools", "yes"}});
+  EXPECT_EQ(bad["error"]["message"], "params.withUserTools: expected boolean, got string");
+  EXPECT_EQ(call("tools/list", {{"cursor", 3}})["error"]["message"], "params.cursor: expected string, got number");
+}
+
+TEST_F(McpDialect, ToolsCall_GivesTextAndStructuredContent) {
+  const auto reply = call("tools/call", {{"name", "gpio_read"}, {"arguments", {{"pin", 2}}}});
+  EXPECT_EQ(reply["result"],
+            json::parse(
+                R"({"content":[{"type":"text","text":"{\"pin\":2}"}],"isError":false,"structuredContent":{"pin":2}})"));
+}
+
+TEST_F(McpDialect, ToolsCall_ToolFailureIsAnErrorResult) {
+  const auto reply = call("tools/call", {{"name", "gpio_read"}, {"arguments", {{"pin", 99}}}});
+  EXPECT_EQ(reply["result"]["isError"], true);
+  EXPECT_EQ(reply["result"]["content"][0]["text"], "PIN_NOT_FOUND: Pin not found: 99");
+}
+
+TEST_F(McpDialect, ToolsCall_UnknownToolAndBadArgumentsAreProtocolErrors) {
+  EXPECT_EQ(call("tools/call", {{"name", "nope"}})["error"],
+            json::parse(R"({"code":-32602,"message":"Unknown tool: nope"})"));
+  const auto bad = call("tools/call", {{"name", "gpio_read"}, {"arguments", {{"pin", "x"}}}});
+  EXPECT_EQ(bad["error"]["code"], -32602);
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("arguments.pin"), std::string::npos);
+  EXPECT_EQ(call("tools/call", {{"name", "gpio_read"}, {"arguments", 3}})["error"]["message"],
+            "params.arguments: expected object, got number");
+  EXPECT_EQ(call("tools/call", json::object())["error"]["message"], "params.name: required");
+}
+
+TEST_F(McpDialect, Envelope_IsUnwrappedAndTheReplyAndPushesWrapped) {
+  const auto reply = request(R"({"session_id":"s1","type":"mcp","payload":{"jsonrpc":"2.0","id":4,"method":"ping"}})");
+  EXPECT_EQ(reply, json::parse(R"({"session_id":"s1","type":"mcp","payload":{"jsonrpc":"2.0","id":4,"result":{}}})"));
+  request(R"({"session_id":"s1","type":"mcp","payload":{"jsonrpc":"2.0","id":5,"method":"initialize","params":{}}})");
+  hub.publish({EventKind::ToolsChanged, "registry", json::object()});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0]["session_id"], "s1");
+  EXPECT_EQ(client.pushed[0]["payload"]["method"], "notifications/tools/list_changed");
+}
+
+TEST_F(McpDialect, ToolsChanged_ReachesOnlyInitializedClients) {
+  hub.publish({EventKind::ToolsChanged, "registry", json::object()});
+  EXPECT_TRUE(client.pushed.empty());
+  call("initialize", json::object());
+  hub.publish({EventKind::ToolsChanged, "registry", json::object()});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0],
+            json::parse(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}})"));
+}
+
+TEST_F(McpDialect, Subscriptions_DeliverOnlyTheSubscribedUris) {
+  EXPECT_EQ(call("resources/subscribe", {{"uri", "mcpu://pins/led"}})["result"], json::object());
+  hub.publish({EventKind::PinChanged, "led", {{"value", true}}});
+  hub.publish({EventKind::PinChanged, "fan", {{"duty", 3}}});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0]["params"],
+            json::parse(R"({"uri":"mcpu://pins/led","event":"pin_changed","data":{"value":true}})"));
+  call("resources/unsubscribe", {{"uri", "mcpu://pins/led"}});
+  hub.publish({EventKind::PinChanged, "led", {{"value", false}}});
+  EXPECT_EQ(client.pushed.size(), 1u);
+}
+
+TEST_F(McpDialect, McpuSubscribe_SerialSessionsUseTheSameMechanism) {
+  const auto reply = call("subscribe", {{"uris", {"mcpu://serial/7"}}});
+  EXPECT_EQ(reply["result"]["subscribed"], json::array({"mcpu://serial/7"}));
+  const json data = {{"session_id", "7"}, {"port", "/dev/ttyUSB0"}, {"data", "hi"}, {"encoding", "utf8"}, {"bytes", 2}};
+  hub.publish({EventKind::SerialData, "7", data});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0]["method"], "notifications/resources/updated");
+  EXPECT_EQ(client.pushed[0]["params"]["data"], data);
+  EXPECT_EQ(call("subscribe", {{"uris", {"http://x"}}})["error"]["code"], -32602);
+  EXPECT_EQ(call("subscribe", {{"uris", {1}}})["error"]["message"], "params.uris[0]: expected string, got number");
+}
+
+TEST_F(McpDialect, Logging_FiltersByTheClientsLevel) {
+  call("initialize", json::object());
+  hub.publish({EventKind::Log, "config", {{"level", "info"}, {"message", "reloaded"}}});
+  EXPECT_TRUE(client.pushed.empty());  // warning and above by default
+  hub.publish({EventKind::Log, "config", {{"level", "error"}, {"message", "reload failed"}}});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0]["params"], json::parse(R"({"level":"error","logger":"config","data":"reload failed"})"));
+  EXPECT_EQ(call("logging/setLevel", {{"level", "debug"}})["result"], json::object());
+  hub.publish({EventKind::Log, "config", {{"level", "info"}, {"message", "reloaded"}}});
+  EXPECT_EQ(client.pushed.size(), 2u);
+  EXPECT_EQ(call("logging/setLevel", {{"level", "loud"}})["error"]["code"], -32602);
+}
+
+TEST_F(McpDialect, Resources_ReadGivesJsonTextAndUnknownUrisAnError) {
+  const auto reply = call("resources/read", {{"uri", "mcpu://pins/led"}});
+  EXPECT_EQ(reply["result"]["contents"][0]["text"], R"({"value":true})");
+  const auto missing = call("resources/read", {{"uri", "mcpu://pins/x"}});
+  EXPECT_EQ(missing["error"]["code"], -32002) << "MCP's Resource not found";
+  EXPECT_EQ(missing["error"]["data"]["code"], "RESOURCE_NOT_FOUND");
+  EXPECT_EQ(missing["error"]["data"]["uri"], "mcpu://pins/x");
+  const auto unknown = call("resources/subscribe", {{"uri", "mcpu://serial/99"}});
+  EXPECT_EQ(unknown["error"]["code"], -32002);
+  EXPECT_EQ(unknown["error"]["data"]["uri"], "mcpu://serial/99");
+  EXPECT_EQ(call("resources/unsubscribe", {{"uri", "mcpu://serial/99"}})["result"], json::object())
+      << "unsubscribing from what is gone is harmless";
+}
+
+TEST_F(McpDialect, Subscriptions_AreBoundedPerClient) {
+  for (std::size_t i = 0; i < ClientSession::kMaxSubscriptions; ++i) {
+    const auto reply = call("subscribe", {{"uris", {"mcpu://serial/" + std::to_string(i)}}});
+    ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  }
+  const auto refused = call("subscribe", {{"uris", {"mcpu://serial/over"}}});
+  EXPECT_EQ(refused["error"]["code"], -32602);
+  EXPECT_NE(refused["error"]["message"].get<std::string>().find("too many subscriptions"), std::string::npos);
+  EXPECT_TRUE(call("unsubscribe", {{"uris", {"mcpu://serial/0"}}}).contains("result"));
+  EXPECT_TRUE(call("subscribe", {{"uris", {"mcpu://serial/over"}}}).contains("result")) << "room again";
+}
+
+TEST(WildcardMatch, MatchesStarsAnywhere) {
+  EXPECT_TRUE(wildcard_match("reload", "reload"));
+  EXPECT_FALSE(wildcard_match("reload", "reload2"));
+  EXPECT_TRUE(wildcard_match("*reboot*", "mcu__reboot"));
+  EXPECT_TRUE(wildcard_match("*reboot*", "reboot"));
+  EXPECT_FALSE(wildcard_match("*reboot*", "rebut"));
+}
+
+}  // namespace
+}  // namespace mcpud::dialects

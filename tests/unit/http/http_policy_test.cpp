@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the HTTP front door's rules: Origin, bearer token, session ids.
+#include "http_policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace mcpud::http {
+namespace {
+
+TEST(HttpPolicy, Origin_NoneAndLoopbackAreAllowed) {
+  EXPECT_TRUE(origin_allowed("", {}));
+  EXPECT_TRUE(origin_allowed("http://localhost", {}));
+  EXPECT_TRUE(origin_allowed("http://localhost:6274", {}));
+  EXPECT_TRUE(origin_allowed("https://127.0.0.1:8443", {}));
+  EXPECT_TRUE(origin_allowed("http://[::1]:80", {}));
+}
+
+TEST(HttpPolicy, Origin_OthersOnlyWhenListed) {
+  EXPECT_FALSE(origin_allowed("http://evil.example", {}));
+  EXPECT_FALSE(origin_allowed("http://localhost.evil.example", {}));
+  EXPECT_FALSE(origin_allowed("http://127.0.0.1.nip.io", {}));
+  EXPECT_TRUE(origin_allowed("https://app.example", {"https://app.example"}));
+  EXPECT_FALSE(origin_allowed("https://app.example:1", {"https://app.example"}));
+  EXPECT_FALSE(origin_allowed("http://127.0.0.1:8080@evil.example", {})) << "userinfo before an evil host";
+  EXPECT_FALSE(origin_allowed("http://localhost:@evil.example", {}));
+  EXPECT_FALSE(origin_allowed("http://localhost:80/x", {}));
+}
+
+TEST(HttpPolicy, Bearer_RequiredOnlyWhenConfigured) {
+  EXPECT_TRUE(bearer_accepted("", ""));
+  EXPECT_TRUE(bearer_accepted("Bearer s3cret", "s3cret"));
+  EXPECT_FALSE(bearer_accepted("", "s3cret"));
+  EXPECT_FALSE(bearer_accepted("Bearer s3creT", "s3cret"));
+  EXPECT_FALSE(bearer_accepted("Basic s3cret", "s3cret"));
+  EXPECT_FALSE(bearer_accepted("Bearer s3cret2", "s3cret"));
+  EXPECT_TRUE(bearer_accepted("bearer s3cret", "s3cret")) << "the scheme is case-insensitive";
+  EXPECT_TRUE(bearer_accepted("BEARER  s3cret", "s3cret"));
+  EXPECT_FALSE(bearer_accepted("Bearers3cret", "s3cret"));
+}
+
+TEST(HttpPolicy, SessionIds_AreLongHexAndDistinct) {
+  std::set<std::string> ids;
+  for (int i = 0; i < 100; ++i) {
+    const auto id = new_session_id();
+    EXPECT_EQ(id.size(), 32u);
+    EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos);
+    ids.insert(id);
+  }
+  EXPECT_EQ(ids.size(), 100u);
+}
+
+}  // namespace
+}  // namespace mcpud::http
