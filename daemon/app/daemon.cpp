@@ -65,8 +65,8 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
   return loaded;
 }
 
-struct Daemon::Impl {
-  explicit Impl(Options opts) : options(std::move(opts)) {}
+struct Daemon::Wiring {
+  explicit Wiring(Options opts) : options(std::move(opts)) {}
 
   Options options;
   boost::asio::io_context io{1};
@@ -291,18 +291,18 @@ struct Daemon::Impl {
   }
 };
 
-Daemon::Daemon(Options options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Daemon::Daemon(Options options) : wiring_(std::make_unique<Wiring>(std::move(options))) {}
 Daemon::~Daemon() = default;
 
 int Daemon::run() {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
-  if (!impl_->start()) {
-    impl_->shutdown();
+  if (!wiring_->start()) {
+    wiring_->shutdown();
     return 1;
   }
-  impl_->notifier.ready();  // the listeners are bound
-  impl_->wait_for_signal();
-  impl_->io.run();
+  wiring_->notifier.ready();  // the listeners are bound
+  wiring_->wait_for_signal();
+  wiring_->io.run();
   return 0;
 }
 

@@ -35,8 +35,8 @@ class Daemon {
   int run();
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct Wiring;
+  std::unique_ptr<Wiring> wiring_;
 };
 
 }  // namespace mcpud::app

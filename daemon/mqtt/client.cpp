@@ -17,7 +17,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "mcpud/core/backoff.hpp"
+#include "mcpud/io/redial.hpp"
 #include "mcpud/core/log.hpp"
 #include "mosquitto_handle.hpp"
 #include "outbox.hpp"
@@ -42,16 +42,15 @@ void check(int rc, const char* what) {
 
 }  // namespace
 
-class Client::Impl : public std::enable_shared_from_this<Impl> {
+class Client::Session : public std::enable_shared_from_this<Session> {
  public:
-  Impl(asio::io_context& io, Options options)
+  Session(asio::io_context& io, Options options)
       : io_(io),
         options_(std::move(options)),
         handle_(make_handle(options_.client_id, this)),
         misc_timer_(io),
-        retry_timer_(io),
         resolver_(io),
-        backoff_(options_.retry_first, options_.retry_ceiling),
+        redial_(io, options_.retry_first, options_.retry_ceiling),
         outbox_(options_.max_queued) {
     configure();
   }
@@ -92,7 +91,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   void stop() {
     if (stopping_) return;
     stopping_ = true;
-    retry_timer_.cancel();
+    redial_.cancel();
     misc_timer_.cancel();
     resolver_.cancel();
     if (fd_ < 0) return;
@@ -134,17 +133,17 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     }
     if (options_.tls) configure_tls(*options_.tls);
     mosquitto_connect_v5_callback_set(h, [](mosquitto*, void* self, int rc, int, const mosquitto_property*) {
-      static_cast<Impl*>(self)->connected(rc);
+      static_cast<Session*>(self)->connected(rc);
     });
     mosquitto_disconnect_v5_callback_set(h, [](mosquitto*, void* self, int rc, const mosquitto_property*) {
-      static_cast<Impl*>(self)->disconnected(rc);
+      static_cast<Session*>(self)->disconnected(rc);
     });
     mosquitto_message_v5_callback_set(
         h, [](mosquitto*, void* self, const mosquitto_message* m, const mosquitto_property* properties) {
-          static_cast<Impl*>(self)->received(*m, properties);
+          static_cast<Session*>(self)->received(*m, properties);
         });
     mosquitto_publish_v5_callback_set(h, [](mosquitto*, void* self, int mid, int, const mosquitto_property*) {
-      static_cast<Impl*>(self)->published(mid);
+      static_cast<Session*>(self)->published(mid);
     });
   }
 
@@ -213,7 +212,7 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     else
       log::info(options_.log_category, "connected to ", where());
     failures_ = 0;
-    backoff_.reset();
+    redial_.connected();
     for (const auto& [filter, qos] : subscriptions_) mosquitto_subscribe(handle_.get(), nullptr, filter.c_str(), qos);
     for (auto& message : outbox_.take_all()) (void)send(message);
     if (on_connect_) guarded("connect", [&] { on_connect_(); });
@@ -238,7 +237,9 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     if (on_disconnect_) guarded("disconnect", [&] { on_disconnect_(reason); });
     if (stopping_) return;  // the handler stopped the client
     ++failures_;
-    const auto delay = backoff_.next();
+    const auto delay = redial_.later([self = shared_from_this()] {
+      if (!self->stopping_) self->connect();
+    });
     if (lost)
       log::debug(options_.log_category, "reconnecting to ", where(), " in ", delay.count(), " ms");
     else if (failures_ == 1)
@@ -246,10 +247,6 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
     else
       log::debug(options_.log_category, "cannot connect to ", where(), ": ", reason, " (retry in ", delay.count(),
                  " ms)");
-    retry_timer_.expires_after(delay);
-    retry_timer_.async_wait([self = shared_from_this()](error_code ec) {
-      if (!ec && !self->stopping_) self->connect();
-    });
   }
 
   std::string where() const { return options_.host + ":" + std::to_string(options_.port); }
@@ -451,14 +448,12 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   bool writing_ = false;
   bool write_stalled_ = false;
   int last_rc_ = MOSQ_ERR_SUCCESS;  // of the last read or write, for a socket closed without a callback
-  bool attempt_failed_ = false;
-  bool draining_ = false;
-  std::uint64_t saturated_drops_ = 0;  // stop() waits for the acknowledgements of QoS 1/2 messages     // this
-                                       // connection attempt's failure is handled (retry scheduled)
+  bool attempt_failed_ = false;  // this connection attempt's failure is handled (retry scheduled)
+  bool draining_ = false;        // stop() waits for the acknowledgements of QoS 1/2 messages
+  std::uint64_t saturated_drops_ = 0;
   asio::steady_timer misc_timer_;
-  asio::steady_timer retry_timer_;
   asio::ip::tcp::resolver resolver_;
-  Backoff backoff_;
+  io::Redial redial_;
   Outbox outbox_;
   std::map<int, int> in_flight_;  // message id -> QoS, until written (QoS 0) or acknowledged
   bool sending_ = false;
@@ -471,19 +466,19 @@ class Client::Impl : public std::enable_shared_from_this<Impl> {
   std::chrono::steady_clock::time_point connecting_since_;
 };
 
-Client::Client(asio::io_context& io, Options options) : impl_(std::make_shared<Impl>(io, std::move(options))) {}
-Client::~Client() { impl_->stop(); }
+Client::Client(asio::io_context& io, Options options) : session_(std::make_shared<Session>(io, std::move(options))) {}
+Client::~Client() { session_->stop(); }
 
-void Client::on_connect(ConnectHandler handler) { impl_->on_connect_ = std::move(handler); }
-void Client::on_disconnect(DisconnectHandler handler) { impl_->on_disconnect_ = std::move(handler); }
-void Client::on_message(MessageHandler handler) { impl_->on_message_ = std::move(handler); }
-void Client::start() { impl_->start(); }
-std::expected<void, std::string> Client::publish(Message message) { return impl_->publish(std::move(message)); }
+void Client::on_connect(ConnectHandler handler) { session_->on_connect_ = std::move(handler); }
+void Client::on_disconnect(DisconnectHandler handler) { session_->on_disconnect_ = std::move(handler); }
+void Client::on_message(MessageHandler handler) { session_->on_message_ = std::move(handler); }
+void Client::start() { session_->start(); }
+std::expected<void, std::string> Client::publish(Message message) { return session_->publish(std::move(message)); }
 std::expected<void, std::string> Client::subscribe(const std::string& filter, int qos) {
-  return impl_->subscribe(filter, qos);
+  return session_->subscribe(filter, qos);
 }
-void Client::stop() { impl_->stop(); }
-bool Client::connected() const { return impl_->connected(); }
-std::uint64_t Client::dropped() const { return impl_->dropped(); }
+void Client::stop() { session_->stop(); }
+bool Client::connected() const { return session_->connected(); }
+std::uint64_t Client::dropped() const { return session_->dropped(); }
 
 }  // namespace mcpud::mqtt

@@ -2,7 +2,7 @@
 // Connection life cycle, discovery and tool registration of one bridged device.
 #include "mcu_bridge.hpp"
 
-#include "bridge_tasks.hpp"
+#include "bridge_polling.hpp"
 
 #include "mcpud/core/log.hpp"
 
@@ -18,7 +18,7 @@ McuBridge::McuBridge(boost::asio::io_context& io, BridgeConfig config, ToolRegis
     : io_(io), config_(std::move(config)), registry_(registry),
       events_(events),
       timer_(io),
-      backoff_(std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)) {}
+      redial_(io, std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)) {}
 
 McuBridge::~McuBridge() { stop(); }
 
@@ -32,12 +32,13 @@ void McuBridge::stop() {
   state_ = State::Stopped;
   ++generation_;
   timer_.cancel();
+  redial_.cancel();
   go_away();
 }
 
 void McuBridge::retry_now() {
   if (state_ != State::Waiting) return;
-  timer_.cancel();
+  redial_.cancel();
   connect();
 }
 
@@ -96,7 +97,7 @@ void McuBridge::on_manifest(std::uint64_t generation, const json& info, const js
   for (const auto& why : manifest->skipped) log::warn("bridge", config_.id, ": skipped ", why);
   info_ = info;
   state_ = State::Ready;
-  backoff_.reset();
+  redial_.connected();
   last_failure_.clear();
   adopt_pins(*manifest);
   register_tools(*manifest);
@@ -139,10 +140,9 @@ void McuBridge::go_away() {
 
 void McuBridge::schedule_retry() {
   state_ = State::Waiting;
-  timer_.expires_after(backoff_.next());
-  timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+  redial_.later([weak = weak_from_this()] {
     auto self = weak.lock();
-    if (!ec && self && self->state_ == State::Waiting) self->connect();
+    if (self && self->state_ == State::Waiting) self->connect();
   });
 }
 

@@ -23,7 +23,7 @@
 #include "device_manifest.hpp"
 #include "mcu_link.hpp"
 #include "mcpud/bridge/bridge_config.hpp"
-#include "mcpud/core/backoff.hpp"
+#include "mcpud/io/redial.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/pins/pin_table.hpp"
@@ -89,8 +89,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   State state_ = State::Stopped;
   std::uint64_t generation_ = 0;  // bumped per connection attempt; stale handlers compare it
   std::shared_ptr<McuLink> link_;
-  boost::asio::steady_timer timer_;  // reset wait and retry backoff
-  Backoff backoff_;
+  boost::asio::steady_timer timer_;  // the reset wait after opening
+  io::Redial redial_;
   std::string last_failure_;  // logged once, not on every retry
   nlohmann::json info_;
 

@@ -46,13 +46,13 @@ void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& even
   }
 }
 
-struct PinSampling::Impl {
+struct PinSampling::Timers {
   struct PinTimer {
     BoardPin* pin;
     boost::asio::steady_timer timer;
   };
 
-  Impl(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events), edges(io, pins, events) {}
+  Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events), edges(io, pins, events) {}
 
   void schedule(PinTimer& entry) {
     const auto interval = std::chrono::milliseconds(entry.pin->sampler->options().interval_ms);
@@ -84,26 +84,26 @@ struct PinSampling::Impl {
 };
 
 PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events)
-    : impl_(std::make_unique<Impl>(io, pins, events)) {}
+    : timers_(std::make_unique<Timers>(io, pins, events)) {}
 
 PinSampling::~PinSampling() { stop(); }
 
 void PinSampling::start() {
-  impl_->edges.start();
-  for (auto& pin : impl_->pins.pins()) {
+  timers_->edges.start();
+  for (auto& pin : timers_->pins.pins()) {
     if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
-    impl_->sample(*pin);
-    auto entry = std::make_unique<Impl::PinTimer>(Impl::PinTimer{pin.get(), boost::asio::steady_timer(impl_->io)});
+    timers_->sample(*pin);
+    auto entry = std::make_unique<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
     entry->timer.expires_at(std::chrono::steady_clock::now());
-    impl_->schedule(*entry);
-    impl_->timers.push_back(std::move(entry));
+    timers_->schedule(*entry);
+    timers_->timers.push_back(std::move(entry));
   }
 }
 
 void PinSampling::stop() {
-  impl_->edges.stop();
-  for (auto& entry : impl_->timers) entry->timer.cancel();
-  impl_->timers.clear();
+  timers_->edges.stop();
+  for (auto& entry : timers_->timers) entry->timer.cancel();
+  timers_->timers.clear();
 }
 
 }  // namespace mcpud::pins

@@ -2,7 +2,7 @@
 // Tools that do several steps in one call: serial_exec (send a command, read its
 // answer) and serial_set_lines (modem lines, reset pulse, break, boot capture).
 #include "mcpud/serial/serial_tools.hpp"
-#include "tool_support.hpp"
+#include "tool_arguments.hpp"
 
 namespace mcpud::serial {
 namespace {

@@ -2,7 +2,7 @@
 // Sending, the reads that wait (for data, a line, a pattern, a quiet line),
 // exec (send then read), and modem lines with boot capture.
 #include "mcpud/serial/serial_tools.hpp"
-#include "tool_support.hpp"
+#include "tool_arguments.hpp"
 
 namespace mcpud::serial {
 namespace {

@@ -431,12 +431,6 @@ void SerialSession::device_gone(const std::string& reason) {
   service();
 }
 
-std::size_t SerialSession::unsent_output() {
-  int queued = 0;
-  if (state_ != SessionState::Open || ::ioctl(stream_.native_handle(), TIOCOUTQ, &queued) != 0) return 0;
-  return static_cast<std::size_t>(std::max(queued, 0));
-}
-
 void SerialSession::close() {
   if (state_ == SessionState::Closed) return;
   if (state_ == SessionState::Open) ::tcflush(stream_.native_handle(), TCOFLUSH);

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "mcpud/serial/serial_tools.hpp"
-#include "tool_support.hpp"
+#include "tool_arguments.hpp"
 
 namespace mcpud::serial {
 namespace {

@@ -27,8 +27,8 @@ std::expected<std::optional<BusKind>, std::string> parse_bus(std::string_view te
 
 std::string_view bus_kind_name(BusKind kind) { return kind == BusKind::System ? "system" : "session"; }
 
-struct DbusService::Impl {
-  Impl(asio::io_context& io_context, ToolRegistry& registry, EventHub& hub, ControlSource source)
+struct DbusService::Connection {
+  Connection(asio::io_context& io_context, ToolRegistry& registry, EventHub& hub, ControlSource source)
       : io(io_context),
         events(hub),
         control(registry, std::move(source)),
@@ -145,23 +145,23 @@ struct DbusService::Impl {
 };
 
 DbusService::DbusService(asio::io_context& io, ToolRegistry& registry, EventHub& events, ControlSource source)
-    : impl_(std::make_unique<Impl>(io, registry, events, std::move(source))) {}
+    : bus_(std::make_unique<Connection>(io, registry, events, std::move(source))) {}
 
-DbusService::~DbusService() { impl_->close(); }
+DbusService::~DbusService() { bus_->close(); }
 
 std::expected<void, std::string> DbusService::open(BusKind kind) {
   try {
-    impl_->open(kind);
+    bus_->open(kind);
   } catch (const sdbus::Error& e) {
-    impl_->close();
+    bus_->close();
     return std::unexpected("cannot serve " + std::string(kBusName) + " on the " + std::string(bus_kind_name(kind)) +
                            " bus: " + e.getMessage() + " (" + compat::error_name(e) + ")");
   }
   return {};
 }
 
-void DbusService::close() { impl_->close(); }
+void DbusService::close() { bus_->close(); }
 
-bool DbusService::is_open() const { return impl_->connection != nullptr; }
+bool DbusService::is_open() const { return bus_->connection != nullptr; }
 
 }  // namespace mcpud::dbus

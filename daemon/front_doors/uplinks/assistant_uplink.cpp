@@ -33,7 +33,7 @@ long long seconds_since(std::chrono::steady_clock::time_point then) {
 }  // namespace
 
 AssistantUplink::AssistantUplink(Context context, AssistantUplinkConfig config)
-    : ctx_(context), backoff_(kFirstRetry, milliseconds(config.retry_max_ms)), retry_timer_(context.io) {
+    : ctx_(context), redial_(context.io, kFirstRetry, milliseconds(config.retry_max_ms)) {
   adopt(std::move(config));
   register_status_tool();
 }
@@ -50,14 +50,14 @@ void AssistantUplink::adopt(AssistantUplinkConfig config) {
   const auto target = parse_ws_url(config_.url);
   peer_ = config_.mqtt() ? "mqtt://" + config_.broker + "/" + config_.publish_topic
                          : (target ? target->display() : config_.url);
-  backoff_.set_ceiling(milliseconds(config_.retry_max_ms));
+  redial_.set_ceiling(milliseconds(config_.retry_max_ms));
 }
 
 void AssistantUplink::start() {
   if (!stopped_) return;
   stopped_ = false;
   failures_ = 0;
-  backoff_.reset();
+  redial_.connected();
   log::info(kLog, "dialing ", peer_, " as device ", device_id_, ", client ", client_id_);
   connect();
 }
@@ -70,7 +70,7 @@ void AssistantUplink::reconfigure(AssistantUplinkConfig config) {
 
 void AssistantUplink::stop() {
   stopped_ = true;
-  retry_timer_.cancel();
+  redial_.cancel();
   if (session_) {
     if (session_->established()) log::info(kLog, peer_, ": saying goodbye to session ", session_->session_id());
     session_->abandon();
@@ -151,7 +151,7 @@ void AssistantUplink::on_established(const std::string& session_id) {
             failures_ > 0 ? " (after " + std::to_string(failures_) + " failed attempts)" : std::string());
   failures_ = 0;
   last_error_.clear();
-  backoff_.reset();
+  redial_.connected();
 }
 
 void AssistantUplink::on_ended(const std::string& why, bool was_established) {
@@ -167,11 +167,8 @@ void AssistantUplink::on_ended(const std::string& why, bool was_established) {
   } else {
     log::debug(kLog, peer_, ": ", why, " (attempt ", failures_, ")");
   }
-  const auto delay = backoff_.next();
-  retry_at_ = std::chrono::steady_clock::now() + delay;
-  retry_timer_.expires_after(delay);
-  retry_timer_.async_wait([this](boost::system::error_code ec) {
-    if (!ec && !stopped_) connect();
+  redial_.later([this] {
+    if (!stopped_) connect();
   });
 }
 
@@ -194,8 +191,9 @@ json AssistantUplink::status() const {
     out["state"] = "connecting";
   } else {
     out["state"] = "waiting";
-    out["retry_in_ms"] = std::max<long long>(
-        0, std::chrono::duration_cast<milliseconds>(retry_at_ - std::chrono::steady_clock::now()).count());
+    const auto due = redial_.next_attempt().value_or(std::chrono::steady_clock::now());
+    out["retry_in_ms"] =
+        std::max<long long>(0, std::chrono::duration_cast<milliseconds>(due - std::chrono::steady_clock::now()).count());
   }
   if (!last_error_.empty()) out["last_error"] = last_error_;
   return out;

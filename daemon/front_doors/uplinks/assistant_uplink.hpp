@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/uplinks/assistant_uplink_config.hpp"
-#include "mcpud/core/backoff.hpp"
+#include "mcpud/io/redial.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
@@ -73,13 +73,11 @@ class AssistantUplink {
   std::string device_id_;
   std::string client_id_;
   std::string peer_;
-  Backoff backoff_;
-  boost::asio::steady_timer retry_timer_;
+  io::Redial redial_;
   std::unique_ptr<MqttChannel> mqtt_;  // transport = "mqtt": the persistent broker connection
   std::shared_ptr<AssistantSession> session_;
   std::string last_error_;
   std::chrono::steady_clock::time_point connected_at_;
-  std::chrono::steady_clock::time_point retry_at_;
   unsigned sessions_ = 0;  // established since start
   unsigned failures_ = 0;  // consecutive attempts that did not establish a session
   bool stopped_ = true;

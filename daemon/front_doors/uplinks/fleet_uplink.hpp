@@ -52,7 +52,6 @@ class FleetUplink : public std::enable_shared_from_this<FleetUplink> {
   bool connected() const { return client_.connected(); }
   // "host:port mcpud/<device>": the broker and the device's topics.
   std::string peer() const;
-  std::size_t requesters() const { return requesters_.size(); }
 
  private:
   class Requester;

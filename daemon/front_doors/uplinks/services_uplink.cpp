@@ -36,8 +36,7 @@ ServicesUplink::ServicesUplink(Context context, ServicesUplinkConfig config)
     : ctx_(std::move(context)),
       config_(std::move(config)),
       decoder_(config_.max_frame_bytes),
-      backoff_(kFirstRetry, milliseconds(config_.retry_max_ms)),
-      retry_timer_(ctx_.io),
+      redial_(ctx_.io, kFirstRetry, milliseconds(config_.retry_max_ms)),
       connect_timer_(ctx_.io),
       ping_timer_(ctx_.io),
       register_timer_(ctx_.io),
@@ -61,7 +60,8 @@ void ServicesUplink::stop() {
   tools_changed_.reset();
   if (stream_) stream_->close();
   stream_.reset();
-  for (auto* timer : {&retry_timer_, &connect_timer_, &ping_timer_, &register_timer_, &stall_timer_}) timer->cancel();
+  redial_.cancel();
+  for (auto* timer : {&connect_timer_, &ping_timer_, &register_timer_, &stall_timer_}) timer->cancel();
   turns_.fail_all(Error::domain(DomainError::UplinkNotConnected, "the services uplink stopped"));
 }
 
@@ -382,7 +382,7 @@ void ServicesUplink::lost(const std::string& why) {
   turns_.fail_all(
       Error::domain(DomainError::UplinkNotConnected, "the connection to " + config_.server + " was lost: " + why));
   if (was_connected && (heard_ || std::chrono::steady_clock::now() - connected_at_ >= kGoodSession)) {
-    backoff_.reset();
+    redial_.connected();
     failing_ = false;
   }
   if (!failing_) {
@@ -396,10 +396,9 @@ void ServicesUplink::lost(const std::string& why) {
 
 void ServicesUplink::schedule_retry() {
   state_ = State::Waiting;
-  retry_timer_.expires_after(backoff_.next());
-  retry_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+  redial_.later([weak = weak_from_this()] {
     auto self = weak.lock();
-    if (!ec && self && self->state_ == State::Waiting) self->connect();
+    if (self && self->state_ == State::Waiting) self->connect();
   });
 }
 

@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/uplinks/services_uplink_config.hpp"
-#include "mcpud/core/backoff.hpp"
+#include "mcpud/io/redial.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
@@ -114,8 +114,7 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   bool failing_ = false;  // the last attempt failed: repeats are logged at debug
   std::string peer_;
   nlohmann::json registered_;  // the last register message sent on this connection
-  Backoff backoff_;
-  boost::asio::steady_timer retry_timer_;
+  io::Redial redial_;
   boost::asio::steady_timer connect_timer_;
   boost::asio::steady_timer ping_timer_;
   boost::asio::steady_timer register_timer_;

@@ -60,10 +60,10 @@ class Client {
   // Messages refused or pushed out of the queue so far.
   std::uint64_t dropped() const;
 
-  class Impl;
+  class Session;
 
  private:
-  std::shared_ptr<Impl> impl_;
+  std::shared_ptr<Session> session_;
 };
 
 }  // namespace mcpud::mqtt

@@ -39,8 +39,8 @@ class PinSampling {
   void stop();
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct Timers;
+  std::unique_ptr<Timers> timers_;
 };
 
 }  // namespace mcpud::pins

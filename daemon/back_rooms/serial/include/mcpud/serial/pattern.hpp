@@ -30,7 +30,6 @@ class Pattern {
   // (catastrophic backtracking) counts as no match rather than hanging the loop.
   std::optional<Match> find(std::string_view subject) const;
   const std::string& text() const { return text_; }
-  bool is_regex() const { return code_ != nullptr; }
 
   Pattern(const Pattern&) = delete;
   Pattern& operator=(const Pattern&) = delete;

@@ -113,8 +113,6 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   // the driver has not sent yet is dropped: closing a UART with output pending
   // would otherwise block (up to its closing_wait, 30 s) in close(2).
   void close();
-  // Bytes written to the driver that have not gone out on the wire yet.
-  std::size_t unsent_output();
 
   const SessionOptions& options() const { return options_; }
   SessionState state() const { return state_; }

@@ -42,8 +42,8 @@ class DbusService {
   bool is_open() const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct Connection;
+  std::unique_ptr<Connection> bus_;
 };
 
 }  // namespace mcpud::dbus

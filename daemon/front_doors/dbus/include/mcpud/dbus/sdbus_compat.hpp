@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The small part of sdbus-c++ whose API differs between 1.x (Debian 12) and 2.x
-// (Debian 13). One implementation file per major version (sdbus1.cpp, sdbus2.cpp)
+// (Debian 13). One implementation file per major version (sdbus_compat_v1.cpp, sdbus_compat_v2.cpp)
 // is compiled, chosen by the version pkg-config reports. Everything else in
 // mcpud's D-Bus code uses only API both versions share.
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A bridged device's pins, polled tools and buffer drains.
-#include "bridge_tasks.hpp"
+#include "bridge_polling.hpp"
 
 #include <algorithm>
 #include <chrono>

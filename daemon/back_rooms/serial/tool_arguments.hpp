@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Pieces every serial tool shares: schema fragments, argument readers and the
-// shape of a read's reply.
+// The serial tools' shared parts: schema fragments of their arguments, the readers
+// of those arguments, and the shape of a read's reply.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Schema fragments, argument readers and read replies of the serial tools.
-#include "tool_support.hpp"
+#include "tool_arguments.hpp"
 
 namespace mcpud::serial {
 
