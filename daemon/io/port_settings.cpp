@@ -2,6 +2,8 @@
 // Names of the settings, their checks, and raw-mode termios set-up.
 #include "mcpud/io/port_settings.hpp"
 
+#include "mcpud/core/enum_names.hpp"
+
 #include <termios.h>
 
 #include <cerrno>
@@ -9,6 +11,14 @@
 
 namespace mcpud::io {
 namespace {
+
+constexpr EnumNames<Parity, 5> kParityNames{{{Parity::None, "none"},
+                                             {Parity::Even, "even"},
+                                             {Parity::Odd, "odd"},
+                                             {Parity::Mark, "mark"},
+                                             {Parity::Space, "space"}}};
+constexpr EnumNames<FlowControl, 3> kFlowNames{
+    {{FlowControl::None, "none"}, {FlowControl::RtsCts, "rts_cts"}, {FlowControl::XonXoff, "xon_xoff"}}};
 
 std::string os_error(std::string_view what) { return std::string(what) + ": " + std::strerror(errno); }
 
@@ -90,19 +100,9 @@ std::optional<speed_t> standard_speed(std::uint32_t baud) {
 
 bool is_standard_baud(std::uint32_t baud) { return standard_speed(baud).has_value(); }
 
-std::optional<Parity> parse_parity(std::string_view name) {
-  for (auto p : {Parity::None, Parity::Even, Parity::Odd, Parity::Mark, Parity::Space}) {
-    if (parity_name(p) == name) return p;
-  }
-  return std::nullopt;
-}
+std::optional<Parity> parse_parity(std::string_view name) { return value_named(kParityNames, name); }
 
-std::optional<FlowControl> parse_flow_control(std::string_view name) {
-  for (auto f : {FlowControl::None, FlowControl::RtsCts, FlowControl::XonXoff}) {
-    if (flow_control_name(f) == name) return f;
-  }
-  return std::nullopt;
-}
+std::optional<FlowControl> parse_flow_control(std::string_view name) { return value_named(kFlowNames, name); }
 
 std::optional<StopBits> stop_bits_from(double value) {
   if (value == 1) return StopBits::One;
@@ -111,33 +111,9 @@ std::optional<StopBits> stop_bits_from(double value) {
   return std::nullopt;
 }
 
-std::string_view parity_name(Parity parity) {
-  switch (parity) {
-    case Parity::None:
-      return "none";
-    case Parity::Even:
-      return "even";
-    case Parity::Odd:
-      return "odd";
-    case Parity::Mark:
-      return "mark";
-    case Parity::Space:
-      return "space";
-  }
-  return "none";
-}
+std::string_view parity_name(Parity parity) { return name_of(kParityNames, parity, "none"); }
 
-std::string_view flow_control_name(FlowControl flow) {
-  switch (flow) {
-    case FlowControl::None:
-      return "none";
-    case FlowControl::RtsCts:
-      return "rts_cts";
-    case FlowControl::XonXoff:
-      return "xon_xoff";
-  }
-  return "none";
-}
+std::string_view flow_control_name(FlowControl flow) { return name_of(kFlowNames, flow, "none"); }
 
 double stop_bits_value(StopBits stop_bits) {
   switch (stop_bits) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "mcpud/core/enum_names.hpp"
+
 #include "board_kinds.hpp"
 
 namespace mcpud::pins {
@@ -61,14 +63,22 @@ std::expected<void, std::string> check_key_board(const json& j, const std::strin
   return {};
 }
 
-template <class T>
-T enum_value(const json& j, const char* key, std::initializer_list<std::pair<const char*, T>> names, T fallback) {
-  if (!j.contains(key)) return fallback;
-  const auto text = j[key].get<std::string>();
-  for (const auto& [name, value] : names) {
-    if (text == name) return value;
-  }
-  return fallback;  // the schema's enum already refused anything else
+constexpr EnumNames<hal::Drive, 3> kDriveNames{
+    {{hal::Drive::PushPull, "push-pull"}, {hal::Drive::OpenDrain, "open-drain"}, {hal::Drive::OpenSource, "open-source"}}};
+constexpr EnumNames<hal::Bias, 4> kBiasNames{{{hal::Bias::AsIs, "as-is"},
+                                              {hal::Bias::Disabled, "disabled"},
+                                              {hal::Bias::PullUp, "pull-up"},
+                                              {hal::Bias::PullDown, "pull-down"}}};
+constexpr EnumNames<hal::Edges, 4> kLineEdgeNames{{{hal::Edges::None, "none"},
+                                                   {hal::Edges::Rising, "rising"},
+                                                   {hal::Edges::Falling, "falling"},
+                                                   {hal::Edges::Both, "both"}}};
+
+// The value `key` names, or `fallback` when the key is absent (the schema's
+// enum already refused any other name).
+template <class Enum, std::size_t N>
+Enum enum_value(const json& j, const char* key, const EnumNames<Enum, N>& names, Enum fallback) {
+  return j.contains(key) ? value_named(names, j[key].get<std::string>()).value_or(fallback) : fallback;
 }
 
 void parse_line(const json& j, PinConfig& pin) {
@@ -83,25 +93,11 @@ void parse_line(const json& j, PinConfig& pin) {
 void parse_gpio(const json& j, PinConfig& pin) {
   const bool active_low = j.value("active_low", false);
   pin.gpio_output = {active_low,
-                     enum_value(j, "drive",
-                                {{"push-pull", hal::Drive::PushPull},
-                                 {"open-drain", hal::Drive::OpenDrain},
-                                 {"open-source", hal::Drive::OpenSource}},
-                                hal::Drive::PushPull),
+                     enum_value(j, "drive", kDriveNames, hal::Drive::PushPull),
                      pin.initial};
   pin.gpio_input = {active_low,
-                    enum_value(j, "bias",
-                               {{"as-is", hal::Bias::AsIs},
-                                {"disabled", hal::Bias::Disabled},
-                                {"pull-up", hal::Bias::PullUp},
-                                {"pull-down", hal::Bias::PullDown}},
-                               hal::Bias::AsIs),
-                    enum_value(j, "events",
-                               {{"none", hal::Edges::None},
-                                {"rising", hal::Edges::Rising},
-                                {"falling", hal::Edges::Falling},
-                                {"both", hal::Edges::Both}},
-                               hal::Edges::None),
+                    enum_value(j, "bias", kBiasNames, hal::Bias::AsIs),
+                    enum_value(j, "events", kLineEdgeNames, hal::Edges::None),
                     j.value("debounce_ms", 0u) * 1000u};
 }
 

@@ -7,13 +7,14 @@
 #include <set>
 
 #include "hardware_config.hpp"
+#include "mcpud/core/enum_names.hpp"
 
 namespace mcpud::pins {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<BoardKind, std::string_view>, 4> kBoardNames{{
+constexpr EnumNames<BoardKind, 4> kBoardNames{{
     {BoardKind::Sim, "sim"}, {BoardKind::RaspberryPi, "raspberrypi"}, {BoardKind::Linux, "linux"}, {BoardKind::None, "none"}}};
 
 const char* const kPinsSchema = R"json({
@@ -93,19 +94,15 @@ const char* const kPinsSchema = R"json({
   }
 })json";
 
-EdgeMode parse_edges(const std::string& name) {
-  if (name == "rising") return EdgeMode::Rising;
-  if (name == "falling") return EdgeMode::Falling;
-  if (name == "both") return EdgeMode::Both;
-  return EdgeMode::None;
-}
+constexpr EnumNames<EdgeMode, 4> kEdgeNames{
+    {{EdgeMode::None, "none"}, {EdgeMode::Rising, "rising"}, {EdgeMode::Falling, "falling"}, {EdgeMode::Both, "both"}}};
 
 SamplingOptions parse_sampling(const json& j) {
   SamplingOptions s;
   s.interval_ms = j.at("interval_ms").get<std::uint32_t>();
   s.buffer_size = j.at("buffer_size").get<std::size_t>();
   s.summary = j.at("summary").get<bool>();
-  s.edges = parse_edges(j.at("edges").get<std::string>());
+  s.edges = value_named(kEdgeNames, j.at("edges").get<std::string>()).value_or(EdgeMode::None);
   s.event_capacity = j.at("event_capacity").get<std::size_t>();
   if (j.contains("thresholds")) {
     s.thresholds = Thresholds{j["thresholds"][0].get<double>(), j["thresholds"][1].get<double>(),
@@ -215,19 +212,9 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
 
 }  // namespace
 
-std::string_view board_kind_name(BoardKind kind) {
-  for (const auto& [k, name] : kBoardNames) {
-    if (k == kind) return name;
-  }
-  return "?";
-}
+std::string_view board_kind_name(BoardKind kind) { return name_of(kBoardNames, kind); }
 
-std::optional<BoardKind> parse_board_kind(std::string_view name) {
-  for (const auto& [kind, n] : kBoardNames) {
-    if (n == name) return kind;
-  }
-  return std::nullopt;
-}
+std::optional<BoardKind> parse_board_kind(std::string_view name) { return value_named(kBoardNames, name); }
 
 void add_board_schema(json& schema) {
   auto& properties = schema["properties"];

@@ -7,17 +7,9 @@
 #include <memory>
 #include <vector>
 
-namespace boost::asio {
-class io_context;
-}
-
-namespace mcpud {
-class EventHub;
-}
+#include "mcpud/pins/pin_sampling.hpp"  // the part of sampling these edges feed
 
 namespace mcpud::pins {
-
-class PinTable;
 
 class PinEdges {
  public:

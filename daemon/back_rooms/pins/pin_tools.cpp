@@ -234,13 +234,8 @@ struct Announce {
 
 void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
          json output, PinToolFn fn, bool read_only, Announce announce = {}) {
-  Tool tool;
-  tool.name = std::move(name);
-  tool.description = std::move(description);
-  tool.input_schema = std::move(schema);
-  tool.output_schema = std::move(output);
-  tool.annotations.read_only = read_only;
-  tool.owner = kPinToolsOwner;
+  auto tool = make_tool(kPinToolsOwner, std::move(name), std::move(description), std::move(schema), std::move(output),
+                        read_only);
   if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {

@@ -3,11 +3,16 @@
 // U+10FFFF), hex and base64.
 #include "encoding.hpp"
 
+#include "mcpud/core/enum_names.hpp"
+
 #include <array>
 #include <cstdint>
 
 namespace mcpud::serial {
 namespace {
+
+constexpr EnumNames<Encoding, 3> kEncodingNames{
+    {{Encoding::Utf8, "utf8"}, {Encoding::Hex, "hex"}, {Encoding::Base64, "base64"}}};
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 constexpr std::string_view kHexDigits = "0123456789abcdef";
@@ -130,23 +135,11 @@ std::expected<std::string, std::string> from_base64(std::string_view text) {
 }  // namespace
 
 std::optional<Encoding> parse_encoding(std::string_view name) {
-  if (name == "utf8" || name == "utf-8") return Encoding::Utf8;
-  if (name == "hex") return Encoding::Hex;
-  if (name == "base64") return Encoding::Base64;
-  return std::nullopt;
+  if (name == "utf-8") return Encoding::Utf8;  // accepted as spelled by many
+  return value_named(kEncodingNames, name);
 }
 
-std::string_view encoding_name(Encoding encoding) {
-  switch (encoding) {
-    case Encoding::Utf8:
-      return "utf8";
-    case Encoding::Hex:
-      return "hex";
-    case Encoding::Base64:
-      return "base64";
-  }
-  return "utf8";
-}
+std::string_view encoding_name(Encoding encoding) { return name_of(kEncodingNames, encoding, "utf8"); }
 
 bool valid_utf8(std::string_view bytes) {
   for (std::size_t i = 0; i < bytes.size();) {

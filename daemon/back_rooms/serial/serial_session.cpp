@@ -2,6 +2,8 @@
 // The serial session: background reader, waiting reads, queued writes.
 #include "mcpud/serial/serial_session.hpp"
 
+#include "mcpud/core/enum_names.hpp"
+
 #include <sys/ioctl.h>
 #include <termios.h>
 
@@ -37,23 +39,14 @@ struct SerialSession::Waiter {
 };
 
 std::string_view read_end_name(ReadEnd end) {
-  switch (end) {
-    case ReadEnd::Data:
-      return "data";
-    case ReadEnd::Match:
-      return "match";
-    case ReadEnd::MaxBytes:
-      return "max_bytes";
-    case ReadEnd::Quiet:
-      return "quiet";
-    case ReadEnd::Timeout:
-      return "timeout";
-    case ReadEnd::Disconnected:
-      return "disconnected";
-    case ReadEnd::Closed:
-      return "closed";
-  }
-  return "data";
+  static constexpr EnumNames<ReadEnd, 7> kNames{{{ReadEnd::Data, "data"},
+                                                 {ReadEnd::Match, "match"},
+                                                 {ReadEnd::MaxBytes, "max_bytes"},
+                                                 {ReadEnd::Quiet, "quiet"},
+                                                 {ReadEnd::Timeout, "timeout"},
+                                                 {ReadEnd::Disconnected, "disconnected"},
+                                                 {ReadEnd::Closed, "closed"}}};
+  return name_of(kNames, end, "data");
 }
 
 SerialSession::SerialSession(boost::asio::io_context& io, io::UniqueFd fd, SessionOptions options, EventHub& events)

@@ -4,6 +4,7 @@
 
 #include "mcpud/serial/serial_tools.hpp"
 #include "tool_arguments.hpp"
+#include "mcpud/core/enum_names.hpp"
 
 namespace mcpud::serial {
 namespace {
@@ -48,16 +49,10 @@ json settings_json(const SerialSession& session) {
           {"buffer_bytes", o.buffer_bytes}};
 }
 
-const char* state_name(SessionState state) {
-  switch (state) {
-    case SessionState::Open:
-      return "open";
-    case SessionState::Disconnected:
-      return "disconnected";
-    case SessionState::Closed:
-      return "closed";
-  }
-  return "open";
+std::string_view state_name(SessionState state) {
+  static constexpr EnumNames<SessionState, 3> kNames{
+      {{SessionState::Open, "open"}, {SessionState::Disconnected, "disconnected"}, {SessionState::Closed, "closed"}}};
+  return name_of(kNames, state, "open");
 }
 
 json session_json(const SerialSession& session) {

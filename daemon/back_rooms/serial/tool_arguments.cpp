@@ -43,13 +43,8 @@ json boolean(const char* what, bool default_value) {
 
 void add_tool(ToolRegistry& registry, std::string name, std::string description, json schema, json output,
               ToolInvoke invoke, bool read_only) {
-  Tool tool;
-  tool.name = std::move(name);
-  tool.description = std::move(description);
-  tool.input_schema = std::move(schema);
-  tool.output_schema = std::move(output);
-  tool.annotations.read_only = read_only;
-  tool.owner = kSerialToolsOwner;
+  auto tool = make_tool(kSerialToolsOwner, std::move(name), std::move(description), std::move(schema),
+                        std::move(output), read_only);
   tool.coerce_numeric_strings = true;  // clients send "9600" for 9600
   tool.invoke = std::move(invoke);
   // Names are fixed and registered once; a clash is a programming error.

@@ -5,8 +5,19 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "mcpud/core/enum_names.hpp"
+
 namespace mcpud::uplinks {
 namespace {
+
+constexpr EnumNames<FrameType, 8> kFrameTypeNames{{{FrameType::Auth, "AUTH"},
+                                                   {FrameType::Audio, "AUDIO_FRAME"},
+                                                   {FrameType::EndFrame, "END_FRAME"},
+                                                   {FrameType::Text, "TEXT"},
+                                                   {FrameType::Status, "STATUS"},
+                                                   {FrameType::Mcp, "MCP"},
+                                                   {FrameType::Speak, "SPEAK"},
+                                                   {FrameType::Listen, "LISTEN"}}};
 
 // A marker split across reads leaves at most this many of its bytes at the end.
 constexpr std::size_t kMarkerTail = kFrameStart.size() - 1;
@@ -45,27 +56,7 @@ std::string header_problem(std::string_view buffer) {
 
 }  // namespace
 
-std::string_view frame_type_name(FrameType type) {
-  switch (type) {
-    case FrameType::Auth:
-      return "AUTH";
-    case FrameType::Audio:
-      return "AUDIO_FRAME";
-    case FrameType::EndFrame:
-      return "END_FRAME";
-    case FrameType::Text:
-      return "TEXT";
-    case FrameType::Status:
-      return "STATUS";
-    case FrameType::Mcp:
-      return "MCP";
-    case FrameType::Speak:
-      return "SPEAK";
-    case FrameType::Listen:
-      return "LISTEN";
-  }
-  return "UNKNOWN";
-}
+std::string_view frame_type_name(FrameType type) { return name_of(kFrameTypeNames, type, "UNKNOWN"); }
 
 std::expected<std::string, std::string> encode_frame(FrameType type, std::string_view task_id, unsigned seq,
                                                      std::string_view content) {

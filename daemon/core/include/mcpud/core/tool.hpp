@@ -54,4 +54,19 @@ struct Tool {
   ToolInvoke invoke;  // receives arguments already validated, defaults filled in
 };
 
+// A tool with what every back room gives: its owner, name, description, the
+// schemas of its arguments and of its result, and whether it only reads. The
+// rest (invoke first of all) is the caller's to fill in.
+inline Tool make_tool(std::string owner, std::string name, std::string description, nlohmann::json input_schema,
+                      nlohmann::json output_schema, bool read_only) {
+  Tool tool;
+  tool.owner = std::move(owner);
+  tool.name = std::move(name);
+  tool.description = std::move(description);
+  tool.input_schema = std::move(input_schema);
+  tool.output_schema = std::move(output_schema);
+  tool.annotations.read_only = read_only;
+  return tool;
+}
+
 }  // namespace mcpud
