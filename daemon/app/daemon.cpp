@@ -9,6 +9,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "app/daemon_resources.hpp"
 #include "app/service_notifier.hpp"
 #include "app/mcp_front_doors.hpp"
 #include "app/uplinks.hpp"
@@ -19,9 +20,11 @@
 #include "dbus/pin_rows.hpp"
 #include "dialects/dispatcher.hpp"
 #include "dialects/mcpu_dialect.hpp"
+#include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/core/log_tail.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "serial/serial_service.hpp"
 #include "serial/serial_tools.hpp"
@@ -74,6 +77,8 @@ struct Daemon::Impl {
   config::Config config;
   ToolRegistry registry;
   EventHub events;  // back rooms publish here; front doors subscribe
+  LogTail log_tail{events};  // the log's last lines, for mcpu://daemon/log
+  std::shared_ptr<ActivityLog> activity = std::make_shared<ActivityLog>(events);  // every call, while watched
   dialects::Dispatcher dispatcher{registry};
   rpc::Engine engine{dispatcher};
   std::unique_ptr<tools::PinTable> pins;
@@ -94,8 +99,7 @@ struct Daemon::Impl {
             [this] { return config.board; },
             [this] {
               std::vector<std::string> out;
-              for (const auto& l : tcp_listeners) out.push_back("tcp " + l->local_address());
-              for (const auto& l : tty_listeners) out.push_back("tty " + l->spec());
+              for (const auto& l : line_listeners()) out.push_back(l["kind"].get<std::string>() + " " + l["address"].get<std::string>());
               return out;
             },
             [this] {
@@ -118,6 +122,33 @@ struct Daemon::Impl {
             [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); },
             [this](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); }};
   }
+
+  // The TCP and tty listeners: [{kind, address}].
+  nlohmann::json line_listeners() const {
+    auto out = nlohmann::json::array();
+    for (const auto& l : tcp_listeners) out.push_back({{"kind", "tcp"}, {"address", l->local_address()}});
+    for (const auto& l : tty_listeners) out.push_back({{"kind", "tty"}, {"address", l->spec()}});
+    return out;
+  }
+
+  DaemonResources daemon_resources{
+      {[this] { return config.device; }, kVersion, [this] { return config.board; },
+       [this] {
+         auto out = line_listeners();
+         for (auto& l : mcp.listeners()) out.push_back(std::move(l));
+         return out;
+       },
+       [this] {
+         auto out = mcp.http_clients();
+         sessions.for_each([&](const transports::Session& s) {
+           out.push_back({{"door", s.transport()}, {"client", s.peer()}});
+         });
+         return out;
+       },
+       [this] { return uplinks.status(); }, [this] { return bridges.status(registry); },
+       [this] { return mcp.token_required(); }},
+      *activity,
+      log_tail};
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:
   // MCP/U clients are served either way.
@@ -144,7 +175,7 @@ struct Daemon::Impl {
   McpFrontDoors mcp{{io, dispatcher, engine, events, sessions, limits, config,
                      [this]() -> tools::PinTable& { return *pins; }, kVersion,
                      [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
-                     [this] { return bridges.discovery_settled(); }},
+                     [this] { return bridges.discovery_settled(); }, &daemon_resources},
                     options.mcp};
   Uplinks uplinks{{io, registry, dispatcher, engine, events, limits, config, kVersion}};
   bool stopped = false;
@@ -157,6 +188,7 @@ struct Daemon::Impl {
 
   void install_front_doors() {
     registry.on_change([this] { publish_if_tools_changed(); });
+    registry.observe_calls(activity);
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
                                                   auto described = tools::describe_pins(*pins);

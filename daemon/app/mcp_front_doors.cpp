@@ -4,11 +4,14 @@
 
 #include <boost/asio/steady_timer.hpp>
 
+#include "app/daemon_resources.hpp"
 #include "config/mcp_config.hpp"
+#include "dialects/client_session.hpp"
 #include "dialects/mcp_dialect.hpp"
 #include "dialects/mcpu_subscribe.hpp"
 #include "mcpud/core/log.hpp"
 #include "tools/pin_resources.hpp"
+#include "tools/pin_table.hpp"
 #include "transports/http_server.hpp"
 #include "transports/stdio_session.hpp"
 #include "transports/unix_listener.hpp"
@@ -32,8 +35,8 @@ void McpFrontDoors::install() {
       ctx_.version,
       [&config] { return config.mcp.mcp.page_bytes; },
       [&config](const Tool& tool) { return config::is_user_only(tool, config.mcp.mcp); },
-      [pins = ctx_.pins] { return tools::list_pin_resources(pins()); },
-      [pins = ctx_.pins](std::string_view uri) { return tools::read_pin_resource(pins(), uri); },
+      [this] { return list_resources(); },
+      [this](std::string_view uri) { return read_resource(uri); },
       [this](std::string_view uri) { return resource_exists(uri); },
       [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
@@ -41,8 +44,48 @@ void McpFrontDoors::install() {
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
 }
 
+nlohmann::json McpFrontDoors::list_resources() const {
+  auto out = tools::list_pin_resources(ctx_.pins());
+  if (ctx_.daemon) {
+    const auto daemon = ctx_.daemon->list();
+    out.insert(out.end(), daemon.begin(), daemon.end());
+  }
+  return out;
+}
+
+Result<nlohmann::json> McpFrontDoors::read_resource(std::string_view uri) const {
+  if (ctx_.daemon && uri.starts_with(kDaemonUriPrefix)) return ctx_.daemon->read(uri);
+  return tools::read_pin_resource(ctx_.pins(), uri);
+}
+
+nlohmann::json McpFrontDoors::listeners() const {
+  auto out = nlohmann::json::array();
+  if (unix_listener_) out.push_back({{"kind", "unix"}, {"address", unix_listener_->options().path}});
+  if (http_) {
+    const auto address = http_->local_address();
+    out.push_back({{"kind", "http"}, {"address", address}, {"url", "http://" + address + "/mcp"}});
+  }
+  return out;
+}
+
+nlohmann::json McpFrontDoors::http_clients() const {
+  auto out = nlohmann::json::array();
+  if (http_) {
+    http_->for_each_session([&](const rpc::Client& client) {
+      const auto caller = dialects::caller_of(client);
+      out.push_back({{"door", caller.door}, {"client", caller.client}});
+    });
+  }
+  return out;
+}
+
 bool McpFrontDoors::resource_exists(std::string_view uri) const {
-  constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/";
+  constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/", kSamples = "mcpu://samples/";
+  if (ctx_.daemon && ctx_.daemon->has(uri)) return true;
+  if (uri.starts_with(kSamples)) {
+    const auto* pin = ctx_.pins().find(uri.substr(kSamples.size()));
+    return pin && pin->sampler;
+  }
   if (uri.starts_with(kSerial))
     return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()));
   if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;

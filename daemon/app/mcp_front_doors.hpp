@@ -28,6 +28,8 @@ class HttpServer;
 
 namespace mcpud::app {
 
+class DaemonResources;
+
 class McpFrontDoors {
  public:
   struct Context {
@@ -42,6 +44,7 @@ class McpFrontDoors {
     std::string version;
     std::function<bool(std::string_view session_id)> serial_session_exists;
     std::function<bool()> bridges_settled;  // every configured bridge finished its first discovery
+    const DaemonResources* daemon = nullptr;  // mcpu://daemon/... resources, when offered
   };
 
   McpFrontDoors(Context context, McpOptions options);
@@ -55,10 +58,17 @@ class McpFrontDoors {
   void close();
   // Whether the pin, serial session or tool a resource URI names exists.
   bool resource_exists(std::string_view uri) const;
+  // The unix socket and HTTP listeners: [{kind, address, url?}].
+  nlohmann::json listeners() const;
+  // The MCP sessions over HTTP: [{door, client}].
+  nlohmann::json http_clients() const;
+  bool token_required() const { return !ctx_.config.mcp.http.token.empty(); }
   // Runs `then` once the bridges have settled, or at once when 2 s have passed since install().
   void when_tools_settled(std::function<void()> then);
 
  private:
+  nlohmann::json list_resources() const;
+  Result<nlohmann::json> read_resource(std::string_view uri) const;
   bool reconcile_unix_socket();
   bool reconcile_http();
 

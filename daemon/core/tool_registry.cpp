@@ -42,8 +42,24 @@ std::shared_ptr<const Tool> ToolRegistry::find(std::string_view name) const {
   return found ? found->tool : nullptr;
 }
 
+bool ToolRegistry::calls_observed() const {
+  const auto observer = observer_.lock();
+  return observer && observer->wants_calls();
+}
+
+ToolReply ToolRegistry::observed(std::string_view name, const nlohmann::json& arguments, ToolReply reply) const {
+  return [observer = observer_, caller = caller_ ? *caller_ : Caller{}, tool = std::string(name), arguments,
+          started = std::chrono::system_clock::now(), clock = std::chrono::steady_clock::now(),
+          reply = std::move(reply)](ToolResult outcome) {
+    const auto duration = std::chrono::steady_clock::now() - clock;
+    if (auto watching = observer.lock()) watching->on_call({caller, tool, arguments, outcome, started, duration});
+    reply(std::move(outcome));
+  };
+}
+
 void ToolRegistry::call(std::string_view name, nlohmann::json arguments, ToolReply reply,
                         std::string_view arguments_root) const {
+  if (calls_observed()) reply = observed(name, arguments, std::move(reply));
   // Holding the shared_ptr keeps the tool alive even if its owner goes away
   // while an asynchronous invocation is in flight.
   const Entry* found = entry(name);

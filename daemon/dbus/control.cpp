@@ -173,6 +173,8 @@ void Control::call_tool(const std::function<Caller()>& caller, const std::string
       return;
     }
   }
+  const mcpud::Caller bus_caller{"dbus", {}};
+  ToolRegistry::CallerScope scope(registry_, bus_caller);
   registry_.call(
       name, std::move(arguments),
       [reply = std::move(reply)](ToolResult result) {

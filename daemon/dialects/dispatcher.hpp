@@ -26,6 +26,8 @@ class Dispatcher final : public rpc::MethodHandler {
   ToolRegistry& registry() { return registry_; }
 
  private:
+  void route(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply);
+
   ToolRegistry& registry_;
   std::map<std::string, Method, std::less<>> methods_;
 };

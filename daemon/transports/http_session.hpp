@@ -29,6 +29,7 @@ class McpHttpSession final : public rpc::Client {
   McpHttpSession(std::string id, std::size_t backlog_bytes) : id_(std::move(id)), backlog_limit_(backlog_bytes) {}
 
   void push(std::string message) override;
+  Caller who() const override { return {"http", peer}; }
   // Makes `stream` the session's stream and sends it the backlog.
   void attach(const std::shared_ptr<EventStream>& stream);
   // DELETE or shutdown: closes the stream and drops the client's subscriptions.
@@ -39,6 +40,7 @@ class McpHttpSession final : public rpc::Client {
   std::size_t backlog_size() const { return backlog_.size(); }
 
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
+  std::string peer;  // the address that initialized the session
 
  private:
   std::string id_;

@@ -71,6 +71,7 @@ class LineSession final : public Session,
 
   const std::string& peer() const override { return peer_; }
   const std::string& transport() const override { return transport_; }
+  Caller who() const override { return {transport_, peer_}; }
 
  private:
   void read_more() {

@@ -52,6 +52,7 @@ class AssistantSession final : public rpc::Client, public std::enable_shared_fro
 
   // Notifications and replies: sent once the session is established, dropped before.
   void push(std::string message) override;
+  Caller who() const override { return {"assistant", {}}; }
 
   bool established() const { return established_; }
   const std::string& session_id() const { return session_id_; }

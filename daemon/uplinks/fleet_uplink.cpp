@@ -39,6 +39,7 @@ class FleetUplink::Requester final : public rpc::Client {
   void push(std::string message) override {
     if (auto uplink = uplink_.lock()) uplink->publish_reply(topic_, "", std::move(message));
   }
+  Caller who() const override { return {"fleet", topic_}; }
 
  private:
   std::weak_ptr<FleetUplink> uplink_;

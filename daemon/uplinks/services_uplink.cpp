@@ -253,6 +253,8 @@ void ServicesUplink::start_waiting_calls() {
 
 void ServicesUplink::start_call(WaitingCall call) {
   ++in_flight_;
+  const Caller caller{"services", config_.host};
+  ToolRegistry::CallerScope scope(ctx_.registry, caller);
   ctx_.registry.call(
       call.method, std::move(call.params),
       [weak = weak_from_this(), generation = generation_, call_id = std::move(call.call_id),

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/call_cancellation.hpp"
+#include "mcpud/core/call_observer.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/tool.hpp"
 
@@ -42,6 +43,10 @@ class Client {
   // Queues one serialized JSON-RPC message (without newline) to the client. The
   // transport bounds its queue; pushing to a closed client does nothing.
   virtual void push(std::string message) = 0;
+
+  // The door and peer this client came through, for the activity feed
+  // ({"tcp", "127.0.0.1:51234"}); empty for clients inside the daemon.
+  virtual Caller who() const { return {}; }
 
   // Sends a notification {method, params}, inside the {session_id, type:"mcp",
   // payload} envelope when the client spoke through one.

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mcpud/core/call_observer.hpp"
 #include "mcpud/core/tool.hpp"
 
 namespace mcpud {
@@ -45,6 +46,27 @@ class ToolRegistry {
   void call(std::string_view name, nlohmann::json arguments, ToolReply reply,
             std::string_view arguments_root = "params") const;
 
+  // Tells `observer` of every call that finishes while it wants_calls(); the
+  // registry keeps a weak reference, so a late reply after it is gone is fine.
+  void observe_calls(std::weak_ptr<CallObserver> observer) { observer_ = std::move(observer); }
+  // Whether calls are observed now (front doors name their caller only then).
+  bool calls_observed() const;
+
+  // Names the caller of every call made while the scope lives; front doors
+  // open one around dispatching a client's request. Scopes nest.
+  class CallerScope {
+   public:
+    CallerScope(ToolRegistry& registry, const Caller& caller)
+        : registry_(registry), previous_(registry.caller_) { registry_.caller_ = &caller; }
+    ~CallerScope() { registry_.caller_ = previous_; }
+    CallerScope(const CallerScope&) = delete;
+    CallerScope& operator=(const CallerScope&) = delete;
+
+   private:
+    ToolRegistry& registry_;
+    const Caller* previous_;
+  };
+
   // Listeners run after every change of the tool set (add, remove). Adding many
   // tools inside one `Batch` notifies once at its end.
   void on_change(ChangeListener listener) { listeners_.push_back(std::move(listener)); }
@@ -72,10 +94,14 @@ class ToolRegistry {
   };
   void changed();
   const Entry* entry(std::string_view name) const;
+  // `reply` wrapped so the observer hears of the call when it answers.
+  ToolReply observed(std::string_view name, const nlohmann::json& arguments, ToolReply reply) const;
 
   std::vector<std::shared_ptr<const Tool>> tools_;
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> by_name_;
   std::vector<ChangeListener> listeners_;
+  std::weak_ptr<CallObserver> observer_;
+  const Caller* caller_ = nullptr;  // set by the innermost CallerScope
   int batch_depth_ = 0;
   bool pending_change_ = false;
 };
