@@ -99,7 +99,8 @@ struct Daemon::Impl {
             [this] { return config.board; },
             [this] {
               std::vector<std::string> out;
-              for (const auto& l : line_listeners()) out.push_back(l["kind"].get<std::string>() + " " + l["address"].get<std::string>());
+              for (const auto& l : line_listeners())
+                out.push_back(l["kind"].get<std::string>() + " " + l["address"].get<std::string>());
               return out;
             },
             [this] {

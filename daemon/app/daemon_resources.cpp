@@ -51,15 +51,9 @@ Result<json> DaemonResources::read(std::string_view uri) const {
 
 json DaemonResources::status() const {
   const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_);
-  return {{"device", ctx_.device()},
-          {"version", ctx_.version},
-          {"board", ctx_.board()},
-          {"uptime_s", uptime.count()},
-          {"listeners", ctx_.listeners()},
-          {"clients", ctx_.clients()},
-          {"uplinks", ctx_.uplinks()},
-          {"bridges", ctx_.bridges()},
-          {"token_required", ctx_.token_required()}};
+  return {{"device", ctx_.device()},    {"version", ctx_.version},       {"board", ctx_.board()},
+          {"uptime_s", uptime.count()}, {"listeners", ctx_.listeners()}, {"clients", ctx_.clients()},
+          {"uplinks", ctx_.uplinks()},  {"bridges", ctx_.bridges()},     {"token_required", ctx_.token_required()}};
 }
 
 }  // namespace mcpud::app

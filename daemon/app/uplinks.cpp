@@ -93,7 +93,8 @@ void Uplinks::reconcile_fleet() {
 nlohmann::json Uplinks::status() const {
   nlohmann::json out = nlohmann::json::array();
   if (services_)
-    out.push_back({{"kind", "services"}, {"server", services_->config().server}, {"connected", services_->connected()}});
+    out.push_back(
+        {{"kind", "services"}, {"server", services_->config().server}, {"connected", services_->connected()}});
   if (fleet_) out.push_back({{"kind", "fleet"}, {"server", fleet_->peer()}, {"connected", fleet_->connected()}});
   if (assistant_) {
     auto row = assistant_->client_row();

@@ -25,8 +25,10 @@ void ActivityLog::on_call(const CallRecord& call) {
                           {"arguments", bounded_copy(call.arguments, kValueBytes)},
                           {"ok", call.outcome.has_value()},
                           {"duration_ms", std::chrono::duration<double, std::milli>(call.duration).count()}};
-  if (call.outcome) entry["result"] = bounded_copy(*call.outcome, kValueBytes);
-  else entry["error"] = error_json(call.outcome.error());
+  if (call.outcome)
+    entry["result"] = bounded_copy(*call.outcome, kValueBytes);
+  else
+    entry["error"] = error_json(call.outcome.error());
   recent_.add(std::string(call.tool), std::move(entry));
 }
 

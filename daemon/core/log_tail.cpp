@@ -7,7 +7,8 @@
 namespace mcpud {
 
 LogTail::LogTail(EventHub& hub) : recent_(hub, EventKind::LogLine, kCapacity) {
-  log::set_tap([this](log::Level at, std::string_view category, std::string_view message) { add(at, category, message); });
+  log::set_tap(
+      [this](log::Level at, std::string_view category, std::string_view message) { add(at, category, message); });
 }
 
 LogTail::~LogTail() { log::set_tap({}); }

@@ -16,9 +16,7 @@ void RecentEvents::add(std::string source, nlohmann::json data) {
 nlohmann::json RecentEvents::snapshot() const {
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& entry : entries_) entries.push_back(entry);
-  return {{"entries", std::move(entries)},
-          {"next_seq", next_seq_},
-          {"dropped", next_seq_ - 1 - entries_.size()}};
+  return {{"entries", std::move(entries)}, {"next_seq", next_seq_}, {"dropped", next_seq_ - 1 - entries_.size()}};
 }
 
 nlohmann::json bounded_copy(const nlohmann::json& value, std::size_t max_bytes) {

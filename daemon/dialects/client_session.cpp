@@ -20,9 +20,12 @@ struct UriKind {
 };
 // Events that update a resource, and the URI (prefix) of that resource.
 constexpr std::array kUriKinds = {
-    UriKind{EventKind::PinEvent, "mcpu://pins/"},         UriKind{EventKind::PinChanged, "mcpu://pins/"},
-    UriKind{EventKind::SerialData, "mcpu://serial/"},     UriKind{EventKind::ToolPolled, "mcpu://tools/"},
-    UriKind{EventKind::PinSampled, "mcpu://samples/"},    UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
+    UriKind{EventKind::PinEvent, "mcpu://pins/"},
+    UriKind{EventKind::PinChanged, "mcpu://pins/"},
+    UriKind{EventKind::SerialData, "mcpu://serial/"},
+    UriKind{EventKind::ToolPolled, "mcpu://tools/"},
+    UriKind{EventKind::PinSampled, "mcpu://samples/"},
+    UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
     UriKind{EventKind::LogLine, "mcpu://daemon/log", false}};
 
 bool names(const UriKind& entry, std::string_view uri) {
@@ -71,7 +74,8 @@ ClientSession& client_session(rpc::Client& client, EventHub& hub) {
 
 std::optional<std::string> event_uri(const Event& event) {
   for (const auto& entry : kUriKinds) {
-    if (entry.kind == event.kind) return entry.per_source ? std::string(entry.prefix) + event.source : std::string(entry.prefix);
+    if (entry.kind != event.kind) continue;
+    return entry.per_source ? std::string(entry.prefix) + event.source : std::string(entry.prefix);
   }
   return std::nullopt;
 }

@@ -20,7 +20,8 @@ void SamplePush::add(const BoardPin& pin, double value, std::int64_t timestamp_m
   const auto now = std::chrono::steady_clock::now();
   if (now - last_push_ < kInterval) return;
   last_push_ = now;
-  nlohmann::json data = {{"pin", pin.number()}, {"name", pin.name()}, {"values", values_}, {"timestamps_ms", timestamps_}};
+  nlohmann::json data = {
+      {"pin", pin.number()}, {"name", pin.name()}, {"values", values_}, {"timestamps_ms", timestamps_}};
   values_.clear();
   timestamps_.clear();
   events.publish({EventKind::PinSampled, pin.name(), std::move(data)});

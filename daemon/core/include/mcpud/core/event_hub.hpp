@@ -72,7 +72,9 @@ class EventHub {
   class Interest {
    public:
     Interest() = default;
-    Interest(Interest&& other) noexcept : counts_(std::move(other.counts_)), kind_(other.kind_) { other.counts_.reset(); }
+    Interest(Interest&& other) noexcept : counts_(std::move(other.counts_)), kind_(other.kind_) {
+      other.counts_.reset();
+    }
     Interest& operator=(Interest&& other) noexcept;
     ~Interest() { reset(); }
     void reset();

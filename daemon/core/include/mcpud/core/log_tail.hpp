@@ -11,8 +11,8 @@ namespace mcpud {
 
 class LogTail {
  public:
-  static constexpr std::size_t kCapacity = 200;       // lines kept
-  static constexpr std::size_t kLineBytes = 1024;     // longer messages are cut
+  static constexpr std::size_t kCapacity = 200;    // lines kept
+  static constexpr std::size_t kLineBytes = 1024;  // longer messages are cut
 
   // Borrows `hub`, which must outlive this tail. Becomes the logger's tap.
   explicit LogTail(EventHub& hub);
