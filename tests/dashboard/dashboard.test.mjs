@@ -27,7 +27,7 @@ before(async () => {
       "--disable-component-update", "--disable-sync"],
     headless: true,
   });
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 640 } });
   page.on("console", (message) => message.type() === "error" && consoleErrors.push(message.text()));
   page.on("pageerror", (error) => consoleErrors.push(String(error)));
   await page.goto(board.url);

@@ -15,17 +15,23 @@ namespace {
 
 using nlohmann::json;
 
-void add_echo(ToolRegistry& registry) {
-  Tool tool;
-  tool.name = "echo";
-  tool.input_schema = {{"type", "object"}, {"properties", {{"n", {{"type", "integer"}}}}}};
-  tool.invoke = [](json args, ToolReply reply) { reply(std::move(args)); };
-  (void)registry.add(std::move(tool));
-}
+// A registry with one tool, "echo", whose calls an ActivityLog observes.
+class ActivityLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Tool tool;
+    tool.name = "echo";
+    tool.input_schema = {{"type", "object"}, {"properties", {{"n", {{"type", "integer"}}}}}};
+    tool.invoke = [](json args, ToolReply reply) { reply(std::move(args)); };
+    ASSERT_TRUE(registry.add(std::move(tool)));
+    registry.observe_calls(activity);
+  }
+  void call(json args) { registry.call("echo", std::move(args), [](ToolResult) {}); }
 
-void call(ToolRegistry& registry, json args) {
-  registry.call("echo", std::move(args), [](ToolResult) {});
-}
+  EventHub hub;
+  ToolRegistry registry;
+  std::shared_ptr<ActivityLog> activity = std::make_shared<ActivityLog>(hub);
+};
 
 TEST(EventHubInterest, IsCountedWhileHeldAndOutlivesTheHub) {
   EventHub::Interest survivor;
@@ -46,31 +52,21 @@ TEST(EventHubInterest, IsCountedWhileHeldAndOutlivesTheHub) {
   survivor.reset();  // the hub is gone: nothing to count down
 }
 
-TEST(ActivityLog, RecordsNothingWhileNobodyWantsIt) {
-  EventHub hub;
-  ToolRegistry registry;
-  add_echo(registry);
-  auto activity = std::make_shared<ActivityLog>(hub);
-  registry.observe_calls(activity);
-  call(registry, {{"n", 1}});
+TEST_F(ActivityLogTest, RecordsNothingWhileNobodyWantsIt) {
+  call({{"n", 1}});
   EXPECT_TRUE(activity->snapshot()["entries"].empty());
 }
 
-TEST(ActivityLog, PublishesEachCallWithItsCallerOutcomeAndDuration) {
-  EventHub hub;
-  ToolRegistry registry;
-  add_echo(registry);
-  auto activity = std::make_shared<ActivityLog>(hub);
-  registry.observe_calls(activity);
+TEST_F(ActivityLogTest, PublishesEachCallWithItsCallerOutcomeAndDuration) {
   auto interest = hub.want(EventKind::ToolCalled);
   std::vector<Event> seen;
   auto subscription = hub.subscribe([&](const Event& e) { seen.push_back(e); });
   {
     const Caller caller{"tcp", "127.0.0.1:5000"};
     ToolRegistry::CallerScope scope(registry, caller);
-    call(registry, {{"n", 1}});
+    call({{"n", 1}});
   }
-  call(registry, {{"n", "x"}});
+  call({{"n", "x"}});
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].kind, EventKind::ToolCalled);
   EXPECT_EQ(seen[0].data["door"], "tcp");
@@ -84,14 +80,9 @@ TEST(ActivityLog, PublishesEachCallWithItsCallerOutcomeAndDuration) {
   EXPECT_EQ(activity->snapshot()["entries"].size(), 2u);
 }
 
-TEST(ActivityLog, KeepsABoundedHistoryAndBoundedValues) {
-  EventHub hub;
-  ToolRegistry registry;
-  add_echo(registry);
-  auto activity = std::make_shared<ActivityLog>(hub);
-  registry.observe_calls(activity);
+TEST_F(ActivityLogTest, KeepsABoundedHistoryAndBoundedValues) {
   auto interest = hub.want(EventKind::ToolCalled);
-  for (std::size_t i = 0; i < ActivityLog::kCapacity + 5; ++i) call(registry, {{"n", i}});
+  for (std::size_t i = 0; i < ActivityLog::kCapacity + 5; ++i) call({{"n", i}});
   const auto snapshot = activity->snapshot();
   EXPECT_EQ(snapshot["entries"].size(), ActivityLog::kCapacity);
   EXPECT_EQ(snapshot["dropped"], 5);
