@@ -29,7 +29,7 @@ export class PinsPanel {
     const subscriptions = [...uris, ...sampled.map((pin) => `mcpu://samples/${pin.name}`)];
     await Promise.all(subscriptions.map((uri) => this.mcp.request("resources/subscribe", { uri })));
     const past = await Promise.all(sampled.map((pin) => this.history(pin)));
-    past.flat().sort((a, b) => a.timestamp_ms - b.timestamp_ms).forEach((event) => this.addEvent(event));
+    past.flat().forEach((event) => this.addEvent(event));
   }
 
   // What a sampled pin recorded before the page opened: its buffer into the
@@ -124,11 +124,18 @@ export class PinsPanel {
     }
   }
 
+  // Newest first; an event pushed while the history was loading is shown once.
   addEvent(event) {
+    const key = `${event.name}:${event.seq}`;
+    if (this.events.querySelector(`[data-key="${CSS.escape(key)}"]`)) return;
     const detail = event.threshold != null ? `${event.value} (threshold ${event.threshold})` : brief(event.value);
-    this.events.prepend(
-      h("li", { class: `event ${event.type}` }, h("time", {}, clock(event.timestamp_ms)), h("b", {}, event.name), ` ${event.type.replace("_", " ")} `, h("span", { class: "muted" }, detail)),
+    const item = h(
+      "li",
+      { class: `event ${event.type}`, "data-key": key, "data-ms": event.timestamp_ms },
+      h("time", {}, clock(event.timestamp_ms)), h("b", {}, event.name), ` ${event.type.replace("_", " ")} `, h("span", { class: "muted" }, detail),
     );
+    const older = [...this.events.children].find((li) => Number(li.dataset.ms) <= event.timestamp_ms);
+    this.events.insertBefore(item, older ?? null);
     trim(this.events, MAX_EVENTS);
   }
 }
