@@ -123,6 +123,7 @@ $("#token-form").addEventListener("submit", (event) => {
   mcp.start();
 });
 $("#refresh-status").addEventListener("click", () => status.refresh().then((state) => renderConnect($("#connect"), state)));
+addEventListener("pagehide", () => mcp.end());
 setInterval(() => status.tick(), 1000);
 setupTabs();
 setupTheme();

@@ -123,6 +123,12 @@ export class McpClient {
     if (message.method) this.on.notification(message.method, message.params || {});
   }
 
+  // Ends the session when the page goes away, so it does not wait out its idle time.
+  end() {
+    if (!this.session) return;
+    fetch("/mcp", { method: "DELETE", headers: this.headers(false), keepalive: true }).catch(() => {});
+  }
+
   // Marks the connection lost and schedules the next attempt (none without the token).
   fail(error) {
     if (this.down) return error; // already handling this loss

@@ -21,10 +21,17 @@ export class SerialPanel {
       clear(this.root, h("p", { class: "muted" }, "The serial tools are off ([serial] enabled = false)."));
       return;
     }
-    const [{ ports }, { sessions }] = await Promise.all([
-      callToolValue(this.mcp, "serial_list_ports", {}),
-      callToolValue(this.mcp, "serial_list_sessions", {}),
-    ]);
+    let ports, sessions;
+    try {
+      [{ ports }, { sessions }] = await Promise.all([
+        callToolValue(this.mcp, "serial_list_ports", {}),
+        callToolValue(this.mcp, "serial_list_sessions", {}),
+      ]);
+    } catch (error) {
+      // A port that cannot be listed must not keep the rest of the page from loading.
+      clear(this.root, h("p", { class: "error" }, error.message));
+      return;
+    }
     await Promise.all(sessions.map((s) => this.mcp.request("resources/subscribe", { uri: `mcpu://serial/${s.session_id}` })));
     clear(
       this.root,
