@@ -6,9 +6,9 @@
 
 #include <optional>
 #include <set>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
@@ -29,7 +29,7 @@ struct ClientSession final : rpc::ClientState {
   std::string client_name;       // initialize's clientInfo, "name version", for the activity feed
   std::set<std::string, std::less<>> uris;  // resources subscribed to
   EventHub::Subscription events;
-  EventHub* hub = nullptr;
+  EventHub* hub = nullptr;                    // where `interests` are held
   std::vector<EventHub::Interest> interests;  // in the costly kinds the URIs need
 
   // Subscribes or unsubscribes; a client holds at most kMaxSubscriptions (each

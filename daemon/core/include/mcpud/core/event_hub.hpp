@@ -27,7 +27,7 @@ enum class EventKind {
   Log,            // source: category; data: {level, message}: something a client should see
   ToolCalled,     // source: tool name; data: {door, client, tool, arguments, ok, error?, duration_ms, ...}
   LogLine,        // source: category; data: {seq, time_ms, level, category, message}: one line of the log
-  PinSampled,     // source: pin name; data: {pin, name, values, timestamps_ms, first_seq, next_since}
+  PinSampled,     // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
 };
 inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::PinSampled) + 1;
 std::string_view event_kind_name(EventKind kind);
