@@ -31,7 +31,12 @@ export class ActivityPanel {
 function row(call) {
   const outcome = call.ok
     ? h("td", { class: "ok" }, "ok")
-    : h("td", { class: "error", title: call.error.message }, call.error.name || call.error.code, h("small", {}, ` ${call.error.message}`));
+    : h(
+        "td",
+        { class: "error", title: call.error.message },
+        call.error.name || call.error.code,
+        h("small", {}, ` ${call.error.message}`),
+      );
   return h(
     "tr",
     {},

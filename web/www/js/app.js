@@ -58,11 +58,14 @@ function showState(state, detail) {
   clearInterval(countdown);
   $("#token-dialog").hidden = state !== "unauthorized";
   if (state === "unauthorized") {
-    banner.textContent = sessionStorage.getItem(TOKEN_KEY) ? "That token was refused." : "This mcpud asks for an access token.";
+    banner.textContent = sessionStorage.getItem(TOKEN_KEY)
+      ? "That token was refused."
+      : "This mcpud asks for an access token.";
     $("#token").focus();
   } else if (state === "offline") {
     let left = Math.ceil(detail.wait / 1000);
-    const say = () => (banner.textContent = `mcpud is not answering (${detail.reason}). Reconnecting${left > 0 ? ` in ${left} s` : ""}…`);
+    const say = () =>
+      (banner.textContent = `mcpud is not answering (${detail.reason}). Reconnecting${left > 0 ? ` in ${left} s` : ""}…`);
     say();
     countdown = setInterval(() => (--left, say()), 1000);
   } else {
@@ -122,7 +125,9 @@ $("#token-form").addEventListener("submit", (event) => {
   $("#token").value = "";
   mcp.start();
 });
-$("#refresh-status").addEventListener("click", () => status.refresh().then((state) => renderConnect($("#connect"), state)));
+$("#refresh-status").addEventListener("click", () =>
+  status.refresh().then((state) => renderConnect($("#connect"), state)),
+);
 addEventListener("pagehide", () => mcp.end());
 setInterval(() => status.tick(), 1000);
 setupTabs();

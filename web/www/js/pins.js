@@ -23,7 +23,10 @@ export class PinsPanel {
     const uris = resources.map((r) => r.uri).filter((uri) => uri.startsWith("mcpu://pins/"));
     const pins = await Promise.all(uris.map((uri) => readResource(this.mcp, uri)));
     this.cards.clear();
-    clear(this.grid, pins.map((pin) => this.card(pin)));
+    clear(
+      this.grid,
+      pins.map((pin) => this.card(pin)),
+    );
     clear(this.events);
     const sampled = pins.filter((pin) => pin.sampling);
     const subscriptions = [...uris, ...sampled.map((pin) => `mcpu://samples/${pin.name}`)];
@@ -53,7 +56,13 @@ export class PinsPanel {
     return h(
       "article",
       { class: `pin ${pin.type}`, "data-pin": pin.name },
-      h("header", {}, h("h3", {}, pin.name), h("span", { class: "badge" }, pin.type.replace("_", " ")), h("span", { class: "number" }, `#${pin.pin}`)),
+      h(
+        "header",
+        {},
+        h("h3", {}, pin.name),
+        h("span", { class: "badge" }, pin.type.replace("_", " ")),
+        h("span", { class: "number" }, `#${pin.pin}`),
+      ),
       pin.description ? h("p", { class: "muted" }, pin.description) : null,
       h("div", { class: "reading" }, value, control),
       card.plot?.element,
@@ -63,11 +72,22 @@ export class PinsPanel {
   control(card) {
     const { pin } = card;
     if (pin.type === "digital_output") {
-      card.toggle = h("button", { class: "switch", role: "switch", "aria-label": `${pin.name} output`, onclick: () => this.toggle(card) });
+      card.toggle = h("button", {
+        class: "switch",
+        role: "switch",
+        "aria-label": `${pin.name} output`,
+        onclick: () => this.toggle(card),
+      });
       return card.toggle;
     }
     if (pin.type === "pwm_output") {
-      card.slider = h("input", { type: "range", min: 0, max: 255, step: 1, "aria-label": `${pin.name} duty (0 to 255)` });
+      card.slider = h("input", {
+        type: "range",
+        min: 0,
+        max: 255,
+        step: 1,
+        "aria-label": `${pin.name} duty (0 to 255)`,
+      });
       card.slider.addEventListener("input", () => this.show(card, { duty: Number(card.slider.value) }, true));
       card.slider.addEventListener("change", () => this.setDuty(card));
       return card.slider;
@@ -86,7 +106,10 @@ export class PinsPanel {
 
   async setDuty(card) {
     try {
-      this.show(card, await callToolValue(this.mcp, "pwm_write", { pin: card.pin.pin, duty: Number(card.slider.value) }));
+      this.show(
+        card,
+        await callToolValue(this.mcp, "pwm_write", { pin: card.pin.pin, duty: Number(card.slider.value) }),
+      );
     } catch (error) {
       this.report(`${card.pin.name}: ${error.message}`);
     }
@@ -132,7 +155,10 @@ export class PinsPanel {
     const item = h(
       "li",
       { class: `event ${event.type}`, "data-key": key, "data-ms": event.timestamp_ms },
-      h("time", {}, clock(event.timestamp_ms)), h("b", {}, event.name), ` ${event.type.replace("_", " ")} `, h("span", { class: "muted" }, detail),
+      h("time", {}, clock(event.timestamp_ms)),
+      h("b", {}, event.name),
+      ` ${event.type.replace("_", " ")} `,
+      h("span", { class: "muted" }, detail),
     );
     const older = [...this.events.children].find((li) => Number(li.dataset.ms) <= event.timestamp_ms);
     this.events.insertBefore(item, older ?? null);

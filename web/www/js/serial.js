@@ -32,19 +32,33 @@ export class SerialPanel {
       clear(this.root, h("p", { class: "error" }, error.message));
       return;
     }
-    await Promise.all(sessions.map((s) => this.mcp.request("resources/subscribe", { uri: `mcpu://serial/${s.session_id}` })));
+    await Promise.all(
+      sessions.map((s) => this.mcp.request("resources/subscribe", { uri: `mcpu://serial/${s.session_id}` })),
+    );
     clear(
       this.root,
       h("h3", {}, "Sessions"),
       sessions.length ? sessions.map((s) => this.session(s)) : h("p", { class: "muted" }, "No open session."),
       h("h3", {}, "Ports"),
-      ports.length ? h("ul", { class: "ports" }, ports.map((p) => this.port(p))) : h("p", { class: "muted" }, "No serial port found."),
+      ports.length
+        ? h(
+            "ul",
+            { class: "ports" },
+            ports.map((p) => this.port(p)),
+          )
+        : h("p", { class: "muted" }, "No serial port found."),
     );
   }
 
   port(port) {
     const path = port.name;
-    const baud = h("input", { type: "text", inputmode: "numeric", value: "115200", "aria-label": `baud rate for ${path}`, size: 7 });
+    const baud = h("input", {
+      type: "text",
+      inputmode: "numeric",
+      value: "115200",
+      "aria-label": `baud rate for ${path}`,
+      size: 7,
+    });
     const open = async () => {
       try {
         await callToolValue(this.mcp, "serial_connect", { port: path, baud: Number(baud.value) });
@@ -53,7 +67,14 @@ export class SerialPanel {
         alertIn(this.root, error.message);
       }
     };
-    return h("li", {}, h("code", {}, path), port.description ? h("span", { class: "muted" }, ` ${port.description} `) : " ", baud, h("button", { onclick: open }, "Open"));
+    return h(
+      "li",
+      {},
+      h("code", {}, path),
+      port.description ? h("span", { class: "muted" }, ` ${port.description} `) : " ",
+      baud,
+      h("button", { onclick: open }, "Open"),
+    );
   }
 
   session(session) {
@@ -71,13 +92,21 @@ export class SerialPanel {
       }
     };
     const close = async () => {
-      await callToolValue(this.mcp, "serial_disconnect", { session_id: id }).catch((error) => alertIn(this.root, error.message));
+      await callToolValue(this.mcp, "serial_disconnect", { session_id: id }).catch((error) =>
+        alertIn(this.root, error.message),
+      );
       await this.load();
     };
     return h(
       "section",
       { class: "session" },
-      h("header", {}, h("b", {}, session.port), h("span", { class: "muted" }, ` session ${id}`), h("button", { class: "quiet", onclick: close }, "Close")),
+      h(
+        "header",
+        {},
+        h("b", {}, session.port),
+        h("span", { class: "muted" }, ` session ${id}`),
+        h("button", { class: "quiet", onclick: close }, "Close"),
+      ),
       output,
       h("form", { class: "send", onsubmit: send }, line, h("button", { type: "submit" }, "Send")),
     );

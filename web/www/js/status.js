@@ -29,7 +29,10 @@ export class StatusPanel {
   }
 
   async refresh() {
-    const [status, info] = await Promise.all([readResource(this.mcp, STATUS_URI), callToolValue(this.mcp, "get_info", {})]);
+    const [status, info] = await Promise.all([
+      readResource(this.mcp, STATUS_URI),
+      callToolValue(this.mcp, "get_info", {}),
+    ]);
     this.status = status;
     this.loadedAt = performance.now();
     this.render(status, info);
@@ -62,11 +65,31 @@ export class StatusPanel {
     };
     clear(
       this.root,
-      h("dl", { class: "facts" }, Object.entries(facts).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
-      table("Listeners", ["kind", "address"], status.listeners.map((l) => [l.kind, l.url ?? l.address])),
-      table("Clients", ["door", "client"], status.clients.map((c) => [c.door, c.client])),
-      table("Uplinks", ["kind", "server", "state"], status.uplinks.map((u) => [u.kind, u.server, u.connected ? "connected" : "retrying"])),
-      table("Bridges", ["id", "link", "state", "tools", "last error"], status.bridges.map((b) => [b.id, b.link, b.online ? "online" : "offline", b.tools, b.last_error])),
+      h(
+        "dl",
+        { class: "facts" },
+        Object.entries(facts).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+      ),
+      table(
+        "Listeners",
+        ["kind", "address"],
+        status.listeners.map((l) => [l.kind, l.url ?? l.address]),
+      ),
+      table(
+        "Clients",
+        ["door", "client"],
+        status.clients.map((c) => [c.door, c.client]),
+      ),
+      table(
+        "Uplinks",
+        ["kind", "server", "state"],
+        status.uplinks.map((u) => [u.kind, u.server, u.connected ? "connected" : "retrying"]),
+      ),
+      table(
+        "Bridges",
+        ["id", "link", "state", "tools", "last error"],
+        status.bridges.map((b) => [b.id, b.link, b.online ? "online" : "offline", b.tools, b.last_error]),
+      ),
     );
   }
 
@@ -89,11 +112,39 @@ function table(title, columns, rows) {
     { class: "table" },
     h("h3", {}, title),
     rows.length
-      ? h("table", {}, h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows.map((r) => h("tr", {}, r.map((cell) => h("td", {}, cell))))))
+      ? h(
+          "table",
+          {},
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              columns.map((c) => h("th", { scope: "col" }, c)),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            rows.map((r) =>
+              h(
+                "tr",
+                {},
+                r.map((cell) => h("td", {}, cell)),
+              ),
+            ),
+          ),
+        )
       : h("p", { class: "muted" }, "none"),
   );
 }
 
 function logLine(line) {
-  return h("div", { class: `log ${line.level}` }, h("time", {}, clock(line.time_ms)), ` ${line.level} [${line.category}] ${line.message}`);
+  return h(
+    "div",
+    { class: `log ${line.level}` },
+    h("time", {}, clock(line.time_ms)),
+    ` ${line.level} [${line.category}] ${line.message}`,
+  );
 }

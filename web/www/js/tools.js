@@ -24,7 +24,10 @@ export class ToolsPanel {
       cursor = page.nextCursor;
     } while (cursor);
     this.names = tools.map((tool) => tool.name);
-    clear(this.list, tools.map((tool) => this.tool(tool)));
+    clear(
+      this.list,
+      tools.map((tool) => this.tool(tool)),
+    );
   }
 
   has(name) {
@@ -44,7 +47,9 @@ export class ToolsPanel {
     ];
     const schema = tool.inputSchema ?? {};
     const required = new Set(schema.required ?? []);
-    const fields = Object.entries(schema.properties ?? {}).map(([name, property]) => field(tool.name, name, property, required.has(name)));
+    const fields = Object.entries(schema.properties ?? {}).map(([name, property]) =>
+      field(tool.name, name, property, required.has(name)),
+    );
     const output = h("pre", { class: "result", "aria-live": "polite", hidden: true });
     const form = h(
       "form",
@@ -82,12 +87,18 @@ function field(tool, name, property, required) {
   const id = `arg-${tool}-${name}`;
   const type = property.type ?? (property.enum ? "enum" : "json");
   const hints = [type];
-  if (property.minimum != null || property.maximum != null) hints.push(`${property.minimum ?? "…"} to ${property.maximum ?? "…"}`);
+  if (property.minimum != null || property.maximum != null)
+    hints.push(`${property.minimum ?? "…"} to ${property.maximum ?? "…"}`);
   if (property.default != null) hints.push(`default ${JSON.stringify(property.default)}`);
   let input;
   if (property.enum || type === "boolean") {
     const options = property.enum ?? [true, false];
-    input = h("select", { id, "data-kind": "json" }, h("option", { value: "" }, required ? "choose…" : "(not set)"), options.map((o) => h("option", { value: JSON.stringify(o) }, String(o))));
+    input = h(
+      "select",
+      { id, "data-kind": "json" },
+      h("option", { value: "" }, required ? "choose…" : "(not set)"),
+      options.map((o) => h("option", { value: JSON.stringify(o) }, String(o))),
+    );
   } else if (type === "integer" || type === "number") {
     input = h("input", { id, type: "text", inputmode: "decimal", "data-kind": "number", autocomplete: "off" });
   } else if (type === "string") {
@@ -100,7 +111,13 @@ function field(tool, name, property, required) {
   return h(
     "div",
     { class: "field" },
-    h("label", { for: id }, h("code", {}, name), required ? h("abbr", { title: "required" }, " *") : null, h("small", {}, ` ${hints.join(", ")}`)),
+    h(
+      "label",
+      { for: id },
+      h("code", {}, name),
+      required ? h("abbr", { title: "required" }, " *") : null,
+      h("small", {}, ` ${hints.join(", ")}`),
+    ),
     input,
     property.description ? h("small", { class: "muted" }, property.description) : null,
   );
