@@ -19,9 +19,12 @@
 #include "pin_rows.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/dialects/mcpu_dialect.hpp"
+#include "daemon_resources.hpp"
+#include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/core/log_tail.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/serial/serial_service.hpp"
 #include "mcpud/serial/serial_tools.hpp"
@@ -74,6 +77,8 @@ struct Daemon::Wiring {
   config::Config config;
   ToolRegistry registry;
   EventHub events;  // back rooms publish here; front doors subscribe
+  LogTail log_tail{events};  // the log's last lines, for mcpu://daemon/log
+  std::shared_ptr<ActivityLog> activity = std::make_shared<ActivityLog>(events);  // every call, while watched
   rpc::Dispatcher dispatcher{registry};
   rpc::Engine engine{dispatcher};
   pins::PinService board{io, registry, events};  // the board's pins (bridged pins are found through `bridges`)
@@ -91,7 +96,8 @@ struct Daemon::Wiring {
             [this] { return std::string(pins::board_kind_name(config.board.kind)); },
             [this] {
               std::vector<std::string> out;
-              for (auto& listener : doors.listeners()) out.push_back(std::move(listener));
+              for (const auto& l : doors.listeners())
+                out.push_back(l["kind"].get<std::string>() + " " + l["address"].get<std::string>());
               return out;
             },
             [this] {
@@ -113,6 +119,21 @@ struct Daemon::Wiring {
             std::string(dbus::bus_kind_name(bus)),
             [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); }};
   }
+
+  DaemonResources daemon_resources{
+      {[this] { return config.device; }, kVersion,
+       [this] { return std::string(pins::board_kind_name(config.board.kind)); }, [this] { return doors.listeners(); },
+       [this] {
+         auto out = doors.http_clients();
+         sessions.for_each([&](const transports::Session& s) {
+           out.push_back({{"door", s.transport()}, {"client", s.peer()}});
+         });
+         return out;
+       },
+       [this] { return uplinks.status(); }, [this] { return bridges.status(registry); },
+       [this] { return doors.token_required(); }},
+      *activity,
+      log_tail};
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:
   // MCP/U clients are served either way.
@@ -139,7 +160,7 @@ struct Daemon::Wiring {
   FrontDoors doors{{io, dispatcher, engine, events, sessions, limits, config,
                      [this]() -> pins::PinTable& { return board.table(); }, kVersion,
                      [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
-                     [this] { return bridges.discovery_settled(); }},
+                     [this] { return bridges.discovery_settled(); }, &daemon_resources},
                     options.mcp};
   uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
                               [this] { return limits.max_line_bytes; }, kVersion}};
@@ -154,6 +175,7 @@ struct Daemon::Wiring {
 
   void install_front_doors() {
     registry.on_change([this] { publish_if_tools_changed(); });
+    registry.observe_calls(activity);
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
                                                   auto described = pins::describe_pins(board.table());

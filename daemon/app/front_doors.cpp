@@ -14,6 +14,8 @@
 #include "mcpud/transports/tcp_listener.hpp"
 #include "mcpud/transports/tty_listener.hpp"
 #include "mcpud/transports/unix_listener.hpp"
+#include "daemon_resources.hpp"
+#include "mcpud/pins/pin_table.hpp"
 
 namespace mcpud::app {
 namespace {
@@ -49,8 +51,8 @@ void FrontDoors::install() {
       [&config] { return config.device; },
       ctx_.version,
       [&config] { return config.mcp.mcp.page_bytes; },
-      [table = ctx_.pin_table] { return pins::list_pin_resources(table()); },
-      [table = ctx_.pin_table](std::string_view uri) { return pins::read_pin_resource(table(), uri); },
+      [this] { return list_resources(); },
+      [this](std::string_view uri) { return read_resource(uri); },
       [this](std::string_view uri) { return resource_exists(uri); },
       [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
@@ -58,8 +60,49 @@ void FrontDoors::install() {
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
 }
 
+nlohmann::json FrontDoors::list_resources() const {
+  auto out = pins::list_pin_resources(ctx_.pin_table());
+  if (ctx_.daemon) {
+    const auto daemon = ctx_.daemon->list();
+    out.insert(out.end(), daemon.begin(), daemon.end());
+  }
+  return out;
+}
+
+Result<nlohmann::json> FrontDoors::read_resource(std::string_view uri) const {
+  if (ctx_.daemon && uri.starts_with(kDaemonUriPrefix)) return ctx_.daemon->read(uri);
+  return pins::read_pin_resource(ctx_.pin_table(), uri);
+}
+
+nlohmann::json FrontDoors::listeners() const {
+  auto out = nlohmann::json::array();
+  for (const auto& l : tcp_listeners_) out.push_back({{"kind", "tcp"}, {"address", l->local_address()}});
+  for (const auto& l : tty_listeners_) out.push_back({{"kind", "tty"}, {"address", l->spec()}});
+  if (unix_listener_) out.push_back({{"kind", "unix"}, {"address", unix_listener_->options().path}});
+  if (http_) {
+    const auto address = http_->local_address();
+    out.push_back({{"kind", "http"}, {"address", address}, {"url", "http://" + address + "/mcp"}});
+  }
+  return out;
+}
+
+nlohmann::json FrontDoors::http_clients() const {
+  auto out = nlohmann::json::array();
+  if (http_) {
+    http_->for_each_session([&](const rpc::Client& client) {
+      out.push_back({{"door", client.caller.door}, {"client", client.caller.label()}});
+    });
+  }
+  return out;
+}
+
 bool FrontDoors::resource_exists(std::string_view uri) const {
-  constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/";
+  constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/", kSamples = "mcpu://samples/";
+  if (ctx_.daemon && ctx_.daemon->has(uri)) return true;
+  if (uri.starts_with(kSamples)) {
+    const auto* pin = ctx_.pin_table().find(uri.substr(kSamples.size()));
+    return pin && pin->sampler;
+  }
   if (uri.starts_with(kSerial))
     return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()));
   if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;
@@ -117,12 +160,6 @@ void FrontDoors::reconcile_ttys() {
   });
 }
 
-std::vector<std::string> FrontDoors::listeners() const {
-  std::vector<std::string> out;
-  for (const auto& l : tcp_listeners_) out.push_back("tcp " + l->local_address());
-  for (const auto& l : tty_listeners_) out.push_back("tty " + l->spec());
-  return out;
-}
 
 bool FrontDoors::reconcile_http() {
   const auto& http = ctx_.config.mcp.http;

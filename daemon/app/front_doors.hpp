@@ -35,6 +35,8 @@ class HttpServer;
 
 namespace mcpud::app {
 
+class DaemonResources;
+
 class FrontDoors {
  public:
   struct Context {
@@ -49,6 +51,7 @@ class FrontDoors {
     std::string version;
     std::function<bool(std::string_view session_id)> serial_session_exists;
     std::function<bool()> bridges_settled;  // every configured bridge finished its first discovery
+    const DaemonResources* daemon = nullptr;  // mcpu://daemon/... resources, when offered
   };
 
   FrontDoors(Context context, McpOptions options);
@@ -62,16 +65,21 @@ class FrontDoors {
   bool reconcile(std::function<void()> on_stdio_closed);
   // Stops listening; connected clients stay (the SessionSet owns them).
   void close();
-  // "tcp 127.0.0.1:3000", "tty /dev/ttyGS0:115200" for each listener.
-  std::vector<std::string> listeners() const;
   // Whether the pin, serial session or tool a resource URI names exists.
   bool resource_exists(std::string_view uri) const;
+  // Every listener: [{kind: tcp|tty|unix|http, address, url (http)}].
+  nlohmann::json listeners() const;
+  // The MCP sessions over HTTP: [{door, client}].
+  nlohmann::json http_clients() const;
+  bool token_required() const { return !ctx_.config.mcp.http.token.empty(); }
   // Runs `then` once the bridges have settled, or at once when 2 s have passed since install().
   void when_tools_settled(std::function<void()> then);
 
  private:
   bool reconcile_tcp();
   void reconcile_ttys();
+  nlohmann::json list_resources() const;
+  Result<nlohmann::json> read_resource(std::string_view uri) const;
   bool reconcile_unix_socket();
   bool reconcile_http();
 

@@ -14,6 +14,9 @@ std::string_view event_kind_name(EventKind kind) {
     case EventKind::SerialData: return "serial_data";
     case EventKind::ToolPolled: return "tool_polled";
     case EventKind::Log: return "log";
+    case EventKind::ToolCalled: return "tool_called";
+    case EventKind::LogLine: return "log_line";
+    case EventKind::PinSampled: return "pin_sampled";
   }
   return "unknown";
 }
@@ -21,6 +24,26 @@ std::string_view event_kind_name(EventKind kind) {
 void EventHub::Subscription::reset() {
   if (auto listeners = listeners_.lock()) listeners->erase(id_);
   listeners_.reset();
+}
+
+EventHub::Interest& EventHub::Interest::operator=(Interest&& other) noexcept {
+  if (this != &other) {
+    reset();
+    counts_ = std::move(other.counts_);
+    kind_ = other.kind_;
+    other.counts_.reset();
+  }
+  return *this;
+}
+
+void EventHub::Interest::reset() {
+  if (auto counts = counts_.lock()) --(*counts)[static_cast<std::size_t>(kind_)];
+  counts_.reset();
+}
+
+EventHub::Interest EventHub::want(EventKind kind) {
+  ++(*interest_)[static_cast<std::size_t>(kind)];
+  return Interest(interest_, kind);
 }
 
 EventHub::Subscription EventHub::subscribe(Listener listener) {

@@ -14,6 +14,8 @@ namespace mcpud::log {
 namespace {
 
 Level g_level = Level::Info;
+Tap g_tap;
+bool g_in_tap = false;  // a line logged while the tap runs is not tapped again
 
 // systemd sets JOURNAL_STREAM to "dev:ino" of the stream it connected; when it is
 // our stderr, journald adds timestamps itself and reads "<N>" priority prefixes.
@@ -37,7 +39,9 @@ int syslog_priority(Level at) {
   return 6;
 }
 
-const char* level_tag(Level at) {
+}  // namespace
+
+const char* level_name(Level at) {
   switch (at) {
     case Level::Debug: return "debug";
     case Level::Info: return "info";
@@ -46,8 +50,6 @@ const char* level_tag(Level at) {
   }
   return "info";
 }
-
-}  // namespace
 
 void set_level(Level at) { g_level = at; }
 Level level() { return g_level; }
@@ -74,7 +76,7 @@ void write(Level at, std::string_view category, std::string_view message) {
     localtime_r(&now, &local);
     std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &local);
     line += stamp;
-    line += level_tag(at);
+    line += level_name(at);
     line += ' ';
   }
   line += '[';
@@ -84,6 +86,13 @@ void write(Level at, std::string_view category, std::string_view message) {
   line += '\n';
   // One write per line so lines from a crash handler or child never interleave.
   [[maybe_unused]] auto written = ::write(STDERR_FILENO, line.data(), line.size());
+  if (g_tap && !g_in_tap) {
+    g_in_tap = true;
+    g_tap(at, category, message);
+    g_in_tap = false;
+  }
 }
+
+void set_tap(Tap tap) { g_tap = std::move(tap); }
 
 }  // namespace mcpud::log

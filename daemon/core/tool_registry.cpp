@@ -42,6 +42,22 @@ std::shared_ptr<const Tool> ToolRegistry::find(std::string_view name) const {
   return found ? found->tool : nullptr;
 }
 
+bool ToolRegistry::calls_observed() const {
+  const auto observer = observer_.lock();
+  return observer && observer->wants_calls();
+}
+
+ToolReply ToolRegistry::observed(const Caller& caller, std::string_view name, const nlohmann::json& arguments,
+                                 ToolReply reply) const {
+  return [observer = observer_, caller, tool = std::string(name), arguments,
+          started = std::chrono::system_clock::now(), clock = std::chrono::steady_clock::now(),
+          reply = std::move(reply)](ToolResult outcome) {
+    const auto duration = std::chrono::steady_clock::now() - clock;
+    if (auto watching = observer.lock()) watching->on_call({caller, tool, arguments, outcome, started, duration});
+    reply(std::move(outcome));
+  };
+}
+
 bool ToolRegistry::is_user_only(std::string_view name) const {
   return std::any_of(user_only_names_.begin(), user_only_names_.end(),
                      [&](const auto& pattern) { return wildcard_match(pattern, name); });
@@ -54,6 +70,7 @@ bool ToolRegistry::requires_user_tools(std::string_view name) const {
 
 void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::json arguments, ToolReply reply,
                         std::string_view arguments_root) const {
+  if (calls_observed()) reply = observed(caller, name, arguments, std::move(reply));
   if (!caller.user_tools && requires_user_tools(name)) {
     reply(std::unexpected(Error::domain(DomainError::NotAuthorized, "Not authorized: " + std::string(name) +
                                                                         " is a user-only tool; " + caller.refusal)));

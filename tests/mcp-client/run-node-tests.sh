@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Runs the MCP client tests (Node): `setup WORKDIR` installs the pinned npm
 # packages there (npm ci, once per lock file); `run WORKDIR FILE...` runs test files.
-# Uses whatever node and npm are on PATH.
+# Uses whatever node and npm are on PATH. NODE_TESTS_SOURCE names another
+# folder of tests (package files and *.mjs) to run the same way, e.g. tests/dashboard.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
+here="${NODE_TESTS_SOURCE:-$(cd "$(dirname "$0")" && pwd)}"
 mode="$1"
 work="$2"
 shift 2

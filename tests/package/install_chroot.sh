@@ -94,15 +94,16 @@ verify=$(expect "verify units" systemd-analyze verify --man=no /lib/systemd/syst
 [ -z "$verify" ] || fail "systemd-analyze verify in the installed system: $verify"
 
 # The installed daemon runs as the service runs it: user mcpud with its groups and
-# the shipped configuration (on a free port instead of 3000), answers get_info
-# and stops cleanly on SIGTERM.
+# the shipped configuration (on a free port instead of 3000), answers get_info,
+# serves the dashboard built into it (HTTP on another free port) and stops
+# cleanly on SIGTERM.
 log="$root/tmp/mcpud.log"
 chroot --userspec=mcpud:mcpud --groups=gpio,dialout "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin \
-  /usr/sbin/mcpud --config /etc/mcpud/mcpud.toml --listen 127.0.0.1:0 2>"$log" &
+  /usr/sbin/mcpud --config /etc/mcpud/mcpud.toml --listen 127.0.0.1:0 --http 127.0.0.1:0 2>"$log" &
 daemon=$!
 port=""
 for _ in $(seq 200); do  # up to 20 s for the listening line
-  port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+  port=$(sed -n 's/.*tcp\] listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
   [ -n "$port" ] || ! kill -0 "$daemon" 2>/dev/null && break
   sleep 0.1
 done
@@ -117,7 +118,14 @@ else
   exec 3>&-
   grep -q '"board":"none"' <<<"$reply" && grep -q '"pin_count":0' <<<"$reply" ||
     fail "unexpected get_info reply from the installed mcpud: $reply"
-  echo "install_chroot: the installed mcpud ran as user mcpud and answered get_info on port $port"
+  http_port=$(sed -n 's/.*http\] listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+  exec 3<>"/dev/tcp/127.0.0.1/$http_port"
+  printf 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
+  page=$(timeout 10 cat <&3 || true)
+  exec 3>&-
+  grep -q '^HTTP/1.1 200' <<<"$page" && grep -q '<title>mcpud</title>' <<<"$page" ||
+    fail "the installed mcpud does not serve the dashboard at /: $(head -c 300 <<<"$page")"
+  echo "install_chroot: the installed mcpud ran as user mcpud, answered get_info on port $port and served the dashboard"
 fi
 kill -TERM "$daemon" 2>/dev/null || true
 status=0

@@ -68,4 +68,20 @@ void BridgeSet::describe_pins(nlohmann::json& out) const {
   for (const auto& bridge : bridges_) bridge->describe_pins(out);
 }
 
+nlohmann::json BridgeSet::status(const ToolRegistry& registry) const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& bridge : bridges_) {
+    const auto& config = bridge->config();
+    const auto owner = bridge->owner();
+    const auto tools = std::count_if(registry.tools().begin(), registry.tools().end(),
+                                     [&](const auto& tool) { return tool->owner == owner; });
+    out.push_back({{"id", config.id},
+                   {"link", config.port.empty() ? "tcp " + config.tcp : "serial " + config.port},
+                   {"online", bridge->ready()},
+                   {"tools", tools},
+                   {"last_error", bridge->last_failure()}});
+  }
+  return out;
+}
+
 }  // namespace mcpud::bridge

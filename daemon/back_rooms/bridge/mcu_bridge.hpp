@@ -48,6 +48,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   const BridgeConfig& config() const { return config_; }
   std::string owner() const { return "bridge:" + config_.id; }
   bool ready() const { return state_ == State::Ready; }
+  // Why the last connection attempt failed; empty once connected.
+  const std::string& last_failure() const { return last_failure_; }
   // Discovery has ended, well (ready) or not (waiting to retry).
   bool settled() const { return state_ == State::Ready || state_ == State::Waiting; }
 

@@ -68,6 +68,10 @@ Result<json> read_pin_resource(PinTable& pins, std::string_view uri) {
               {"type", hal::pin_type_name(pin->type())},
               {"description", pin->config.description}};
   if (auto added = add_value(*pin, out); !added) return std::unexpected(added.error());
+  if (pin->sampler) {
+    const auto& options = pin->sampler->options();
+    out["sampling"] = {{"interval_ms", options.interval_ms}, {"buffer_size", options.buffer_size}};
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "mcpud/core/log.hpp"
 #include "pin_edges.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "sample_push.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -50,6 +51,7 @@ struct PinSampling::Timers {
   struct PinTimer {
     BoardPin* pin;
     boost::asio::steady_timer timer;
+    SamplePush push{};  // live samples for subscribers
   };
 
   Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events), edges(io, pins, events) {}
@@ -63,17 +65,19 @@ struct PinSampling::Timers {
     entry.timer.expires_at(next);
     entry.timer.async_wait([this, &entry](boost::system::error_code ec) {
       if (ec) return;  // cancelled by stop()
-      sample(*entry.pin);
+      sample(*entry.pin, &entry.push);
       schedule(entry);
     });
   }
 
-  void sample(BoardPin& pin) {
+  void sample(BoardPin& pin, SamplePush* push = nullptr) {
     auto value = read_sample(pin);
     if (!value) return;
     const auto before = pin.sampler->events().last_seq();
-    pin.sampler->add(*value, now_ms());
+    const auto at = now_ms();
+    pin.sampler->add(*value, at);
     publish_pin_events(pin, before, events);
+    if (push) push->add(pin, *value, at, events);
   }
 
   boost::asio::io_context& io;

@@ -2,6 +2,7 @@
 // Event to notification translation for subscribed clients.
 #include "mcpud/dialects/client_session.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace mcpud::dialects {
@@ -15,11 +16,22 @@ constexpr std::array<std::string_view, 8> kLevelNames = {"debug", "info",     "n
 struct UriKind {
   EventKind kind;
   std::string_view prefix;
+  bool per_source = true;  // the event's source completes the URI; else the prefix is the URI
 };
-// Events that update a resource, and the URI prefix of that resource.
+// Events that update a resource, and the URI (prefix) of that resource.
 constexpr std::array kUriKinds = {
-    UriKind{EventKind::PinEvent, "mcpu://pins/"}, UriKind{EventKind::PinChanged, "mcpu://pins/"},
-    UriKind{EventKind::SerialData, "mcpu://serial/"}, UriKind{EventKind::ToolPolled, "mcpu://tools/"}};
+    UriKind{EventKind::PinEvent, "mcpu://pins/"},
+    UriKind{EventKind::PinChanged, "mcpu://pins/"},
+    UriKind{EventKind::SerialData, "mcpu://serial/"},
+    UriKind{EventKind::ToolPolled, "mcpu://tools/"},
+    UriKind{EventKind::PinSampled, "mcpu://samples/"},
+    UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
+    UriKind{EventKind::LogLine, "mcpu://daemon/log", false}};
+
+bool names(const UriKind& entry, std::string_view uri) {
+  if (!entry.per_source) return uri == entry.prefix;
+  return uri.starts_with(entry.prefix) && uri.size() > entry.prefix.size();
+}
 
 // The daemon's own levels ("debug", "info", "warn", "error") in MCP terms.
 McpLogLevel level_of_log_event(const json& data) {
@@ -42,6 +54,7 @@ std::string_view mcp_log_level_name(McpLogLevel level) { return kLevelNames[stat
 ClientSession& client_session(rpc::Client& client, EventHub& hub) {
   if (auto* session = dynamic_cast<ClientSession*>(client.state.get())) return *session;
   auto session = std::make_unique<ClientSession>();
+  session->hub = &hub;
   // The subscription lives inside the client's state, so `client` outlives it.
   session->events = hub.subscribe([&client, raw = session.get()](const Event& event) { deliver(client, *raw, event); });
   auto& ref = *session;
@@ -51,18 +64,29 @@ ClientSession& client_session(rpc::Client& client, EventHub& hub) {
 
 std::optional<std::string> event_uri(const Event& event) {
   for (const auto& entry : kUriKinds) {
-    if (entry.kind == event.kind) return std::string(entry.prefix) + event.source;
+    if (entry.kind != event.kind) continue;
+    return entry.per_source ? std::string(entry.prefix) + event.source : std::string(entry.prefix);
   }
   return std::nullopt;
 }
 
+void ClientSession::declare_interests() {
+  interests.clear();
+  if (!hub) return;
+  for (const auto& entry : kUriKinds) {
+    if (std::any_of(uris.begin(), uris.end(), [&](const std::string& uri) { return names(entry, uri); }))
+      interests.push_back(hub->want(entry.kind));
+  }
+}
+
 Result<void> check_subscribable(std::string_view uri, std::string_view field) {
   for (const auto& entry : kUriKinds) {
-    if (uri.starts_with(entry.prefix) && uri.size() > entry.prefix.size()) return {};
+    if (names(entry, uri)) return {};
   }
-  return std::unexpected(Error::invalid_params(std::string(field) + ": '" + std::string(uri) +
-                                               "' is not a subscribable resource (expected mcpu://pins/<name>, "
-                                               "mcpu://serial/<session_id> or mcpu://tools/<name>)"));
+  return std::unexpected(Error::invalid_params(
+      std::string(field) + ": '" + std::string(uri) +
+      "' is not a subscribable resource (expected mcpu://pins/<name>, mcpu://serial/<session_id>, "
+      "mcpu://tools/<name>, mcpu://samples/<pin>, mcpu://daemon/activity or mcpu://daemon/log)"));
 }
 
 void deliver(rpc::Client& client, const ClientSession& session, const Event& event) {

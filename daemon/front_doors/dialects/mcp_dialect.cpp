@@ -54,6 +54,17 @@ json initialize_result(const McpServer& server, const std::string& version) {
                                "(mcpu://pins/<name>) you can read and subscribe to."}};
 }
 
+// initialize's clientInfo as "name version" (bounded: it is shown, not trusted).
+std::string client_name(const json& params) {
+  const auto info = params.find("clientInfo");
+  if (info == params.end() || !info->is_object()) return {};
+  constexpr std::size_t kMaxBytes = 64;
+  std::string name = info->value("name", json("")).is_string() ? info->value("name", "") : "";
+  if (const auto version = info->value("version", json("")); version.is_string() && !version.get<std::string>().empty())
+    name += " " + version.get<std::string>();
+  return name.substr(0, kMaxBytes);
+}
+
 void install_lifecycle(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
   dispatcher.add_method("initialize", [&hub, server](rpc::Client& client, json params, ToolReply reply) {
     auto& session = client_session(client, hub);
@@ -63,6 +74,7 @@ void install_lifecycle(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServ
     session.protocol_version =
         firmware_default ? std::string(kMcpVersions[0]) : negotiate_version(params.value("protocolVersion", json()));
     client.mcp_initialized = true;
+    client.caller.name = client_name(params);
     reply(initialize_result(server, session.protocol_version));
   });
   dispatcher.add_method("notifications/initialized", [&hub](rpc::Client& client, json, ToolReply reply) {

@@ -17,6 +17,7 @@
 #include "http_session.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
+#include "mcpud/web/assets.hpp"
 
 namespace mcpud::http {
 namespace {
@@ -144,14 +145,9 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
 
   void route() {
     const auto target = std::string_view(request_.target().data(), request_.target().size());
-    if (target.substr(0, target.find('?')) != "/mcp")
-      return reply_error(http::status::not_found, "Not found: use /mcp");
-    // Every Origin header, not just the first: a browser sends one, so two is a trick.
-    for (auto [it, end] = request_.equal_range(http::field::origin); it != end; ++it) {
-      const std::string_view origin(it->value().data(), it->value().size());
-      if (!origin_allowed(origin, state_->options.allowed_origins) || origin.empty())
-        return reply_error(http::status::forbidden, "Origin not allowed: " + std::string(origin.substr(0, 200)));
-    }
+    const auto path = target.substr(0, target.find('?'));
+    if (refuse_foreign_origin()) return;
+    if (path != "/mcp") return serve_page(path);
     if (!bearer_accepted(header(http::field::authorization), state_->options.token)) {
       Response res = text_response(http::status::unauthorized, "Missing or wrong bearer token");
       res.set(http::field::www_authenticate, "Bearer");
@@ -176,6 +172,43 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
         return send(std::move(res));
       }
     }
+  }
+
+  // Every Origin header, not just the first: a browser sends one, so two is a trick.
+  bool refuse_foreign_origin() {
+    for (auto [it, end] = request_.equal_range(http::field::origin); it != end; ++it) {
+      const std::string_view origin(it->value().data(), it->value().size());
+      if (!origin_allowed(origin, state_->options.allowed_origins) || origin.empty()) {
+        reply_error(http::status::forbidden, "Origin not allowed: " + std::string(origin.substr(0, 200)));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The dashboard's files: public (they hold nothing of the board; its data
+  // comes through /mcp with the token), never framed by another site.
+  void serve_page(std::string_view path) {
+    const auto* asset = web::find_asset(path);
+    if (!asset) return reply_error(http::status::not_found, "Not found: use /mcp, or / for the dashboard");
+    if (request_.method() != http::verb::get && request_.method() != http::verb::head) {
+      Response res = text_response(http::status::method_not_allowed, "Use GET");
+      res.set(http::field::allow, "GET, HEAD");
+      return send(std::move(res));
+    }
+    Response res{http::status::ok, request_.version()};
+    res.set(http::field::server, "mcpud");
+    const auto beast_view = [](std::string_view s) { return beast::string_view(s.data(), s.size()); };
+    res.set(http::field::content_type, beast_view(asset->content_type));
+    res.set(http::field::cache_control, "no-cache");
+    res.set(http::field::etag, beast_view(asset->etag));
+    for (const auto& [name, value] : web::kSecurityHeaders) res.set(beast_view(name), beast_view(value));
+    if (header(http::field::if_none_match) == asset->etag) {
+      res.result(http::status::not_modified);
+    } else if (request_.method() == http::verb::get) {
+      res.body() = std::string(asset->body);
+    }
+    send(std::move(res));
   }
 
   void handle_post() {
@@ -277,6 +310,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return nullptr;
     }
     auto session = std::make_shared<McpHttpSession>(new_session_id(), state_->options.queue_bytes);
+    session->caller.peer = peer_.substr(0, peer_.rfind(':'));  // the port changes with every connection
     state_->sessions.emplace(session->id(), session);
     log::debug("http", peer_, ": new MCP session ", session->id());
     return session;
@@ -487,6 +521,10 @@ void HttpServer::close() {
     if (auto connection = weak.lock()) connection->close();
   }
   accept_loop_.reset();
+}
+
+void HttpServer::for_each_session(const std::function<void(const rpc::Client&)>& visit) const {
+  for (const auto& [id, session] : state_->sessions) visit(*session);
 }
 
 std::string HttpServer::local_address() const {

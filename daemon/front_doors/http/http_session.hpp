@@ -27,7 +27,7 @@ class McpHttpSession final : public rpc::Client {
  public:
   // `backlog_bytes`: notifications kept while no stream is open (oldest dropped first).
   McpHttpSession(std::string id, std::size_t backlog_bytes) : id_(std::move(id)), backlog_limit_(backlog_bytes) {
-    caller = {.door = "http", .peer = "session " + id_};
+    caller.door = "http";  // the peer is the address that initializes the session
   }
 
   void push(std::string message) override;

@@ -85,4 +85,18 @@ void UplinkSet::reconcile_fleet() {
   }
 }
 
+nlohmann::json UplinkSet::status() const {
+  nlohmann::json out = nlohmann::json::array();
+  if (services_)
+    out.push_back(
+        {{"kind", "services"}, {"server", services_->config().server}, {"connected", services_->connected()}});
+  if (fleet_) out.push_back({{"kind", "fleet"}, {"server", fleet_->peer()}, {"connected", fleet_->connected()}});
+  if (assistant_) {
+    auto row = assistant_->client_row();
+    out.push_back({{"kind", "assistant"}, {"server", row ? row->second : ""}, {"connected", row.has_value()},
+                   {"status", assistant_->status()}});
+  }
+  return out;
+}
+
 }  // namespace mcpud::uplinks

@@ -7,6 +7,7 @@
 
 #include "mcpud/dialects/client_session.hpp"
 #include "mcpud/dialects/mcpu_subscribe.hpp"
+#include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "recording_client.hpp"
 
@@ -207,6 +208,27 @@ TEST_F(McpDialect, McpuSubscribe_SerialSessionsUseTheSameMechanism) {
   EXPECT_EQ(client.pushed[0]["params"]["data"], data);
   EXPECT_EQ(call("subscribe", {{"uris", {"http://x"}}})["error"]["code"], -32602);
   EXPECT_EQ(call("subscribe", {{"uris", {1}}})["error"]["message"], "params.uris[0]: expected string, got number");
+}
+
+TEST_F(McpDialect, Subscriptions_ToTheActivityDeclareInterestAndNameTheCaller) {
+  auto activity = std::make_shared<ActivityLog>(hub);
+  registry.observe_calls(activity);
+  call("initialize", {{"protocolVersion", "2025-11-25"}, {"clientInfo", {{"name", "claude-code"}, {"version", "2.1"}}}});
+  EXPECT_FALSE(hub.wanted(EventKind::ToolCalled));
+  EXPECT_EQ(call("subscribe", {{"uris", {"mcpu://daemon/activity", "mcpu://samples/light"}}})["result"]["subscribed"].size(),
+            2u);
+  EXPECT_TRUE(hub.wanted(EventKind::ToolCalled));
+  EXPECT_TRUE(hub.wanted(EventKind::PinSampled));
+  EXPECT_FALSE(hub.wanted(EventKind::LogLine));
+  call("gpio_write", {{"pin", 2}});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0]["params"]["uri"], "mcpu://daemon/activity");
+  EXPECT_EQ(client.pushed[0]["params"]["event"], "tool_called");
+  EXPECT_EQ(client.pushed[0]["params"]["data"]["tool"], "gpio_write");
+  EXPECT_EQ(client.pushed[0]["params"]["data"]["client"], "claude-code 2.1");
+  call("unsubscribe", {{"uris", {"mcpu://daemon/activity"}}});
+  EXPECT_FALSE(hub.wanted(EventKind::ToolCalled));
+  EXPECT_EQ(call("subscribe", {{"uris", {"mcpu://daemon/other"}}})["error"]["code"], -32602);
 }
 
 TEST_F(McpDialect, Logging_FiltersByTheClientsLevel) {

@@ -5,6 +5,8 @@
 // notifications. Single-threaded (event loop only).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,7 +25,11 @@ enum class EventKind {
   SerialData,     // source: serial session id; data: {session_id, port, data, encoding, bytes}
   ToolPolled,     // source: tool name; data: the latest result of a polled tool
   Log,            // source: category; data: {level, message}: something a client should see
+  ToolCalled,     // source: tool name; data: {door, client, tool, arguments, ok, error?, duration_ms, ...}
+  LogLine,        // source: category; data: {seq, time_ms, level, category, message}: one line of the log
+  PinSampled,     // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
 };
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::PinSampled) + 1;
 std::string_view event_kind_name(EventKind kind);
 
 struct Event {
@@ -60,8 +66,34 @@ class EventHub {
 
   std::size_t listener_count() const { return listeners_->size(); }
 
+  // A subscriber's declared interest in one kind of event, held while it lasts.
+  // Producers of costly streams (every call, every sample) ask wanted() and
+  // build nothing while nobody holds an interest. May outlive the hub.
+  class Interest {
+   public:
+    Interest() = default;
+    Interest(Interest&& other) noexcept : counts_(std::move(other.counts_)), kind_(other.kind_) {
+      other.counts_.reset();
+    }
+    Interest& operator=(Interest&& other) noexcept;
+    ~Interest() { reset(); }
+    void reset();
+
+   private:
+    friend class EventHub;
+    using Counts = std::array<std::size_t, kEventKindCount>;
+    Interest(std::weak_ptr<Counts> counts, EventKind kind) : counts_(std::move(counts)), kind_(kind) {}
+    std::weak_ptr<Counts> counts_;
+    EventKind kind_ = EventKind::ToolsChanged;
+  };
+
+  [[nodiscard]] Interest want(EventKind kind);
+  // Whether some subscriber holds an Interest in `kind` now.
+  bool wanted(EventKind kind) const { return (*interest_)[static_cast<std::size_t>(kind)] > 0; }
+
  private:
   std::shared_ptr<std::map<std::uint64_t, Listener>> listeners_ = std::make_shared<std::map<std::uint64_t, Listener>>();
+  std::shared_ptr<Interest::Counts> interest_ = std::make_shared<Interest::Counts>();
   std::uint64_t next_id_ = 1;
 };
 

@@ -3,6 +3,7 @@
 // stderr, with syslog priority prefixes when stderr is the systemd journal.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -17,6 +18,13 @@ std::optional<Level> parse_level(std::string_view name);  // "debug", "info", "w
 inline bool enabled(Level at) { return at >= level(); }
 
 void write(Level at, std::string_view category, std::string_view message);
+
+// Also hands every line written from now on to `tap` (the log tail clients can
+// read); an empty function removes it. One tap; lines it writes itself are not
+// handed back to it.
+using Tap = std::function<void(Level at, std::string_view category, std::string_view message)>;
+void set_tap(Tap tap);
+const char* level_name(Level at);  // "debug", "info", "warning", "error"
 
 template <class... Parts>
 void print(Level at, std::string_view category, const Parts&... parts) {

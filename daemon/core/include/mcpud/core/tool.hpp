@@ -32,8 +32,12 @@ using ToolInvoke = std::function<void(nlohmann::json arguments, ToolReply reply)
 struct Caller {
   std::string door = "internal";  // "tcp", "unix", "http", "dbus", "services", ...
   std::string peer;               // "127.0.0.1:51234", "pid 42 uid 1000", ...
+  std::string name;               // what the client calls itself (MCP clientInfo), when it said
   bool user_tools = true;         // may call user-only tools
   std::string refusal;            // why not, when user_tools is false: ends the NOT_AUTHORIZED message
+
+  // "127.0.0.1:51234 claude-code 1.2": the peer and the name, as shown to people.
+  std::string label() const { return name.empty() ? peer : peer.empty() ? name : peer + " " + name; }
 };
 
 struct Tool {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mcpud/core/call_observer.hpp"
 #include "mcpud/core/tool.hpp"
 
 namespace mcpud {
@@ -58,6 +59,13 @@ class ToolRegistry {
   // tool of that name, the name is.
   bool requires_user_tools(std::string_view name) const;
 
+  // Tells `observer` of every call that finishes while it wants_calls(); the
+  // registry keeps a weak reference, so a late reply after it is gone is fine.
+  void observe_calls(std::weak_ptr<CallObserver> observer) { observer_ = std::move(observer); }
+  // Whether calls are observed now.
+  bool calls_observed() const;
+
+
   // Listeners run after every change of the tool set (add, remove). Adding many
   // tools inside one `Batch` notifies once at its end.
   void on_change(ChangeListener listener) { listeners_.push_back(std::move(listener)); }
@@ -85,11 +93,16 @@ class ToolRegistry {
   };
   void changed();
   const Entry* entry(std::string_view name) const;
+  // `reply` wrapped so the observer hears of the call when it answers.
+  ToolReply observed(const Caller& caller, std::string_view name, const nlohmann::json& arguments,
+                     ToolReply reply) const;
 
   std::vector<std::shared_ptr<const Tool>> tools_;
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> by_name_;
   std::vector<ChangeListener> listeners_;
   std::vector<std::string> user_only_names_;
+
+  std::weak_ptr<CallObserver> observer_;
   int batch_depth_ = 0;
   bool pending_change_ = false;
 };

@@ -45,6 +45,8 @@ class BridgeSet final : public pins::ForeignPins {
   pins::BoardPin* find_pin(std::string_view name) override;
   // Appends every connected device's pins to an MCP/U pin registry array.
   void describe_pins(nlohmann::json& out) const;
+  // One entry per configured bridge: {id, link, online, tools, last_error}.
+  nlohmann::json status(const ToolRegistry& registry) const;
 
  private:
   void retry_serial_bridges();

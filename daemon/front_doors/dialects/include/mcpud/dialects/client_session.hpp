@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
@@ -26,12 +27,15 @@ struct ClientSession final : rpc::ClientState {
   McpLogLevel log_level = McpLogLevel::Warning;
   std::set<std::string, std::less<>> uris;  // resources subscribed to
   EventHub::Subscription events;
+  EventHub* hub = nullptr;                    // where `interests` are held
+  std::vector<EventHub::Interest> interests;  // in the costly kinds the URIs need
 
   // Subscribes or unsubscribes; a client holds at most kMaxSubscriptions (each
   // costs memory and a check per event), beyond which subscribing fails.
   Result<void> set_subscribed(const std::string& uri, bool on) {
     if (!on) {
       uris.erase(uri);
+      declare_interests();
       return {};
     }
     if (uris.size() >= kMaxSubscriptions && !uris.contains(uri)) {
@@ -39,8 +43,11 @@ struct ClientSession final : rpc::ClientState {
                                                    std::to_string(kMaxSubscriptions) + "); unsubscribe some first"));
     }
     uris.insert(uri);
+    declare_interests();
     return {};
   }
+  // Holds an EventHub interest in every kind of event the subscribed URIs name.
+  void declare_interests();
   static constexpr std::size_t kMaxSubscriptions = 256;
 };
 
@@ -48,11 +55,12 @@ struct ClientSession final : rpc::ClientState {
 ClientSession& client_session(rpc::Client& client, EventHub& hub);
 
 // The resource URI an event updates ("mcpu://pins/led", "mcpu://serial/3",
-// "mcpu://tools/<name>"), or nothing for events that are not about a resource.
+// "mcpu://tools/<name>", "mcpu://samples/<pin>", "mcpu://daemon/activity",
+// "mcpu://daemon/log"), or nothing for events that are not about a resource.
 std::optional<std::string> event_uri(const Event& event);
 
-// Checks a URI a client wants to subscribe to: "mcpu://pins/<name>",
-// "mcpu://serial/<session_id>" or "mcpu://tools/<name>". The error names the field.
+// Checks a URI a client wants to subscribe to (one event_uri can give). The
+// error names the field.
 Result<void> check_subscribable(std::string_view uri, std::string_view field);
 
 // Delivers one event to one client as its subscriptions and level ask.

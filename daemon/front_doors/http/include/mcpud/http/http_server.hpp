@@ -48,6 +48,8 @@ class HttpServer {
   const HttpOptions& options() const;
   // The bound address, with the real port when the spec asked for port 0.
   std::string local_address() const;
+  // Visits every live MCP session (for the daemon's status).
+  void for_each_session(const std::function<void(const rpc::Client&)>& visit) const;
 
  private:
   friend class HttpConnection;

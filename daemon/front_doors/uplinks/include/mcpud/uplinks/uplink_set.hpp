@@ -52,6 +52,8 @@ class UplinkSet {
   // Connected uplinks as (transport, peer) rows for ListClients: ("services", "10.0.0.5:8443"),
   // ("fleet", "10.0.0.9:1883 mcpud/<device>").
   std::vector<std::pair<std::string, std::string>> clients() const;
+  // Every configured uplink: [{kind, server, connected}] (the assistant's with its own status).
+  nlohmann::json status() const;
 
  private:
   void reconcile_services();

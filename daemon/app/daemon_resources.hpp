@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The daemon's own MCP resources, beside the pins: mcpu://daemon/status (what
+// runs, who is connected, how to connect), mcpu://daemon/activity (the calls of
+// every client) and mcpu://daemon/log (the log tail). The last two can be
+// subscribed to. What the dashboard shows beyond tools and pins. Event loop only.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/activity_log.hpp"
+#include "mcpud/core/error.hpp"
+#include "mcpud/core/log_tail.hpp"
+
+namespace mcpud::app {
+
+inline constexpr std::string_view kDaemonUriPrefix = "mcpu://daemon/";
+
+class DaemonResources {
+ public:
+  // What the status is made of; each function is called when the status is read.
+  struct Context {
+    std::function<std::string()> device;
+    std::string version;
+    std::function<std::string()> board;
+    std::function<nlohmann::json()> listeners;  // [{kind, address, url?}]
+    std::function<nlohmann::json()> clients;    // [{door, client}]
+    std::function<nlohmann::json()> uplinks;    // [{kind, server, connected, ...}]
+    std::function<nlohmann::json()> bridges;    // [{id, link, online, tools, last_error}]
+    std::function<bool()> token_required;       // the HTTP door asks for a bearer token
+  };
+
+  // Borrows `activity` and `log`; they must outlive this object.
+  DaemonResources(Context context, const ActivityLog& activity, const LogTail& log)
+      : ctx_(std::move(context)), activity_(activity), log_(log) {}
+
+  // resources/list entries, marked for the user (audience) rather than the model.
+  nlohmann::json list() const;
+  // Whether `uri` is one of these resources.
+  bool has(std::string_view uri) const;
+  // The resource's JSON value; RESOURCE_NOT_FOUND for other URIs.
+  Result<nlohmann::json> read(std::string_view uri) const;
+
+ private:
+  nlohmann::json status() const;
+
+  Context ctx_;
+  const ActivityLog& activity_;
+  const LogTail& log_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace mcpud::app

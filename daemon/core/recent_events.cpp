@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Bounded, numbered event history with live publication.
+#include "mcpud/core/recent_events.hpp"
+
+#include "mcpud/core/json_rpc.hpp"
+
+namespace mcpud {
+
+void RecentEvents::add(std::string source, nlohmann::json data) {
+  data["seq"] = next_seq_++;
+  if (hub_.wanted(kind_)) hub_.publish({kind_, std::move(source), data});
+  entries_.push_back(std::move(data));
+  while (entries_.size() > capacity_) entries_.pop_front();
+}
+
+nlohmann::json RecentEvents::snapshot() const {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& entry : entries_) entries.push_back(entry);
+  return {{"entries", std::move(entries)}, {"next_seq", next_seq_}, {"dropped", next_seq_ - 1 - entries_.size()}};
+}
+
+nlohmann::json bounded_copy(const nlohmann::json& value, std::size_t max_bytes) {
+  const auto text = rpc::dump(value);
+  if (text.size() <= max_bytes) return value;
+  return "(" + std::to_string(text.size()) + " bytes, not kept)";
+}
+
+}  // namespace mcpud

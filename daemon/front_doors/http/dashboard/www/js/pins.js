@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// The board: every pin with its live value, a toggle or a slider for outputs,
+// a live plot for sampled pins, and the events timeline (edges, thresholds).
+// Pins are MCP resources (mcpu://pins/<name>); updates are pushed, never polled.
+
+import { callToolValue, readResource } from "./mcp.js";
+import { brief, clear, clock, h, trim } from "./dom.js";
+import { Plot, PLOT_SAMPLES } from "./plot.js";
+
+const MAX_EVENTS = 60;
+
+export class PinsPanel {
+  constructor(mcp, grid, events, report) {
+    this.mcp = mcp;
+    this.grid = grid;
+    this.events = events;
+    this.report = report; // report(message): a failed control, shown to the user
+    this.cards = new Map();
+  }
+
+  async load() {
+    const { resources } = await this.mcp.request("resources/list");
+    const uris = resources.map((r) => r.uri).filter((uri) => uri.startsWith("mcpu://pins/"));
+    const pins = await Promise.all(uris.map((uri) => readResource(this.mcp, uri)));
+    this.cards.clear();
+    clear(
+      this.grid,
+      pins.map((pin) => this.card(pin)),
+    );
+    clear(this.events);
+    const sampled = pins.filter((pin) => pin.sampling);
+    const subscriptions = [...uris, ...sampled.map((pin) => `mcpu://samples/${pin.name}`)];
+    await Promise.all(subscriptions.map((uri) => this.mcp.request("resources/subscribe", { uri })));
+    const past = await Promise.all(sampled.map((pin) => this.history(pin)));
+    past.flat().forEach((event) => this.addEvent(event));
+  }
+
+  // What a sampled pin recorded before the page opened: its buffer into the
+  // plot; its events are returned.
+  async history(pin) {
+    if (pin.sampling.buffer_size > 0) {
+      const buffer = await callToolValue(this.mcp, "get_pin_buffer", { name: pin.name, limit: PLOT_SAMPLES });
+      this.cards.get(pin.name)?.plot?.add(buffer.values);
+    }
+    const { events } = await callToolValue(this.mcp, "get_pin_events", { name: pin.name });
+    return (events ?? []).map((event) => ({ ...event, name: pin.name }));
+  }
+
+  card(pin) {
+    const value = h("output", { class: "value", "aria-live": "off" });
+    const card = { pin, value, plot: null };
+    const control = this.control(card);
+    if (pin.sampling) card.plot = new Plot(pin.name, pin.type === "digital_input");
+    this.cards.set(pin.name, card);
+    this.show(card, pin);
+    return h(
+      "article",
+      { class: `pin ${pin.type}`, "data-pin": pin.name },
+      h(
+        "header",
+        {},
+        h("h3", {}, pin.name),
+        h("span", { class: "badge" }, pin.type.replace("_", " ")),
+        h("span", { class: "number" }, `#${pin.pin}`),
+      ),
+      pin.description ? h("p", { class: "muted" }, pin.description) : null,
+      h("div", { class: "reading" }, value, control),
+      card.plot?.element,
+    );
+  }
+
+  control(card) {
+    const { pin } = card;
+    if (pin.type === "digital_output") {
+      card.toggle = h("button", {
+        class: "switch",
+        role: "switch",
+        "aria-label": `${pin.name} output`,
+        onclick: () => this.toggle(card),
+      });
+      return card.toggle;
+    }
+    if (pin.type === "pwm_output") {
+      card.slider = h("input", {
+        type: "range",
+        min: 0,
+        max: 255,
+        step: 1,
+        "aria-label": `${pin.name} duty (0 to 255)`,
+      });
+      card.slider.addEventListener("input", () => this.show(card, { duty: Number(card.slider.value) }, true));
+      card.slider.addEventListener("change", () => this.setDuty(card));
+      return card.slider;
+    }
+    return null;
+  }
+
+  async toggle(card) {
+    const value = card.toggle.getAttribute("aria-checked") !== "true";
+    try {
+      this.show(card, await callToolValue(this.mcp, "gpio_write", { pin: card.pin.pin, value }));
+    } catch (error) {
+      this.report(`${card.pin.name}: ${error.message}`);
+    }
+  }
+
+  async setDuty(card) {
+    try {
+      this.show(
+        card,
+        await callToolValue(this.mcp, "pwm_write", { pin: card.pin.pin, duty: Number(card.slider.value) }),
+      );
+    } catch (error) {
+      this.report(`${card.pin.name}: ${error.message}`);
+    }
+  }
+
+  // Shows a reading: {value} for digital and ADC pins, {duty} for PWM.
+  show(card, reading, fromSlider = false) {
+    const { pin, value } = card;
+    if (pin.type === "pwm_output" && reading.duty != null) {
+      value.textContent = `${Math.round((reading.duty / 255) * 100)} % (${reading.duty})`;
+      if (!fromSlider && card.slider) card.slider.value = reading.duty;
+    } else if (typeof reading.value === "boolean" || pin.type.startsWith("digital")) {
+      if (reading.value == null) return;
+      const on = Boolean(reading.value);
+      value.textContent = on ? "HIGH" : "LOW";
+      value.classList.toggle("on", on);
+      card.toggle?.setAttribute("aria-checked", String(on));
+    } else if (reading.value != null) {
+      value.textContent = reading.volts != null ? `${reading.value} (${reading.volts} V)` : String(reading.value);
+    }
+  }
+
+  // A notifications/resources/updated about a pin or its samples.
+  notify({ event, data }) {
+    const card = this.cards.get(data?.name);
+    if (!card) return;
+    if (event === "pin_changed") this.show(card, data);
+    if (event === "pin_sampled") {
+      card.plot?.add(data.values);
+      this.show(card, { value: data.values.at(-1) });
+    }
+    if (event === "pin_event") {
+      this.addEvent(data);
+      if (data.type === "rising" || data.type === "falling") this.show(card, { value: data.type === "rising" });
+    }
+  }
+
+  // Newest first; an event pushed while the history was loading is shown once.
+  addEvent(event) {
+    const key = `${event.name}:${event.seq}`;
+    if (this.events.querySelector(`[data-key="${CSS.escape(key)}"]`)) return;
+    const detail = event.threshold != null ? `${event.value} (threshold ${event.threshold})` : brief(event.value);
+    const item = h(
+      "li",
+      { class: `event ${event.type}`, "data-key": key, "data-ms": event.timestamp_ms },
+      h("time", {}, clock(event.timestamp_ms)),
+      h("b", {}, event.name),
+      ` ${event.type.replace("_", " ")} `,
+      h("span", { class: "muted" }, detail),
+    );
+    const older = [...this.events.children].find((li) => Number(li.dataset.ms) <= event.timestamp_ms);
+    this.events.insertBefore(item, older ?? null);
+    trim(this.events, MAX_EVENTS);
+  }
+}

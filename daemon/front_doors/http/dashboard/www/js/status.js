@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// The daemon at a glance: device info (get_info), uptime, listeners, clients,
+// uplinks and bridges (mcpu://daemon/status), and the log tail, live
+// (mcpu://daemon/log).
+
+import { callToolValue, readResource } from "./mcp.js";
+import { clear, clock, duration, h, trim } from "./dom.js";
+
+export const STATUS_URI = "mcpu://daemon/status";
+export const LOG_URI = "mcpu://daemon/log";
+const MAX_LOG_LINES = 200;
+
+export class StatusPanel {
+  constructor(mcp, root, log) {
+    this.mcp = mcp;
+    this.root = root;
+    this.log = log;
+    this.status = null;
+    this.loadedAt = 0;
+    this.refreshTimer = 0;
+  }
+
+  async load() {
+    await this.mcp.request("resources/subscribe", { uri: LOG_URI });
+    const { entries } = await readResource(this.mcp, LOG_URI);
+    clear(this.log, entries.map(logLine));
+    this.log.scrollTop = this.log.scrollHeight;
+    return this.refresh();
+  }
+
+  async refresh() {
+    const [status, info] = await Promise.all([
+      readResource(this.mcp, STATUS_URI),
+      callToolValue(this.mcp, "get_info", {}),
+    ]);
+    this.status = status;
+    this.loadedAt = performance.now();
+    this.render(status, info);
+    return status;
+  }
+
+  // Refreshes soon, once, however many reasons come (a client appears, tools change).
+  refreshSoon() {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => this.refresh().catch(() => {}), 300);
+  }
+
+  knows(door, client) {
+    return this.status?.clients.some((c) => c.door === door && client.startsWith(c.client));
+  }
+
+  uptime() {
+    if (!this.status) return "";
+    return duration(this.status.uptime_s + Math.floor((performance.now() - this.loadedAt) / 1000));
+  }
+
+  render(status, info) {
+    const facts = {
+      device: status.device,
+      board: `${status.board}${info.model ? ` (${info.model})` : ""}`,
+      version: status.version,
+      host: `${info.hostname} · ${info.kernel} · ${info.arch}`,
+      uptime: h("span", { "data-uptime": "" }, this.uptime()),
+      pins: info.pin_count,
+    };
+    clear(
+      this.root,
+      h(
+        "dl",
+        { class: "facts" },
+        Object.entries(facts).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+      ),
+      table(
+        "Listeners",
+        ["kind", "address"],
+        status.listeners.map((l) => [l.kind, l.url ?? l.address]),
+      ),
+      table(
+        "Clients",
+        ["door", "client"],
+        status.clients.map((c) => [c.door, c.client]),
+      ),
+      table(
+        "Uplinks",
+        ["kind", "server", "state"],
+        status.uplinks.map((u) => [u.kind, u.server, u.connected ? "connected" : "retrying"]),
+      ),
+      table(
+        "Bridges",
+        ["id", "link", "state", "tools", "last error"],
+        status.bridges.map((b) => [b.id, b.link, b.online ? "online" : "offline", b.tools, b.last_error]),
+      ),
+    );
+  }
+
+  tick() {
+    const uptime = this.root.querySelector("[data-uptime]");
+    if (uptime) uptime.textContent = this.uptime();
+  }
+
+  notify({ data }) {
+    const atBottom = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
+    this.log.append(logLine(data));
+    trim(this.log, MAX_LOG_LINES, false);
+    if (atBottom) this.log.scrollTop = this.log.scrollHeight;
+  }
+}
+
+function table(title, columns, rows) {
+  return h(
+    "section",
+    { class: "table" },
+    h("h3", {}, title),
+    rows.length
+      ? h(
+          "table",
+          {},
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              columns.map((c) => h("th", { scope: "col" }, c)),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            rows.map((r) =>
+              h(
+                "tr",
+                {},
+                r.map((cell) => h("td", {}, cell)),
+              ),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, "none"),
+  );
+}
+
+function logLine(line) {
+  return h(
+    "div",
+    { class: `log ${line.level}` },
+    h("time", {}, clock(line.time_ms)),
+    ` ${line.level} [${line.category}] ${line.message}`,
+  );
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// The simulated board for the dashboard tests: the real mcpud with the built-in
+// board's pins, MCP/U on TCP, a unix socket and HTTP (the dashboard) on ports of
+// its own, which stay the same across a kill and restart.
+import { spawn } from "node:child_process";
+import { connect } from "node:net";
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const MCPUD = process.env.MCPUD_BINARY;
+const SIM_CONFIG = process.env.MCPUD_SIM_CONFIG;
+if (!MCPUD || !SIM_CONFIG) throw new Error("set MCPUD_BINARY and MCPUD_SIM_CONFIG (ctest does)");
+
+// Resolves when `condition()` is true; rejects with `what` after `ms`.
+export async function waitFor(condition, what, ms = 15000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// A newline-delimited JSON-RPC client (MCP/U over TCP); call() resolves with the result.
+export async function lineClient(port) {
+  const socket = connect({ host: "127.0.0.1", port });
+  await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  const waiting = new Map();
+  let partial = "";
+  let nextId = 1;
+  socket.on("data", (chunk) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop();
+    for (const line of lines) {
+      const message = JSON.parse(line);
+      const settle = waiting.get(message.id);
+      waiting.delete(message.id);
+      settle?.(message);
+    }
+  });
+  return {
+    call(method, params) {
+      const id = nextId++;
+      socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+      return new Promise((resolve, reject) =>
+        waiting.set(id, (m) => (m.error ? reject(new Error(m.error.message)) : resolve(m.result))));
+    },
+    close: () => socket.end(),
+  };
+}
+
+export class Board {
+  constructor({ token = "" } = {}) {
+    this.dir = mkdtempSync(join(tmpdir(), "mcpud-dashboard-"));
+    this.socketPath = join(this.dir, "mcpud.sock");
+    this.configPath = join(this.dir, "mcpud.toml");
+    this.token = token;
+    this.http = "127.0.0.1:0";
+    this.tcp = "127.0.0.1:0";
+  }
+
+  // The sim board's own configuration, with the listeners pinned once known.
+  config() {
+    const sim = readFileSync(SIM_CONFIG, "utf8").replace(/^listen = .*$/m, `listen = ["${this.tcp}"]`).replace(/^dbus = .*$/m, 'dbus = "none"');
+    // get_info as a user-only tool: the page must mark it (and may still call it).
+    return `${sim}\n[mcp]\nuser_only_tools = ["get_info"]\n[http]\nlisten = "${this.http}"\ntoken = "${this.token}"\n`;
+  }
+
+  async start() {
+    writeFileSync(this.configPath, this.config());
+    let stderr = "";
+    this.process = spawn(MCPUD, ["--config", this.configPath, "--unix", this.socketPath], { stdio: ["ignore", "ignore", "pipe"] });
+    this.process.stderr.on("data", (chunk) => (stderr += chunk));
+    const listening = (door) => stderr.match(new RegExp(`${door}\\] listening on (127\\.0\\.0\\.1:\\d+)`))?.[1];
+    await waitFor(() => (listening("http") && listening("tcp")) || this.process.exitCode !== null, "mcpud to listen");
+    if (this.process.exitCode !== null) throw new Error(`mcpud exited: ${stderr}`);
+    this.http = listening("http");
+    this.tcp = listening("tcp");
+    this.url = `http://${this.http}/`;
+    this.tcpPort = Number(this.tcp.split(":")[1]);
+  }
+
+  // SIGKILL: the daemon vanishes as in a crash, without saying goodbye.
+  async kill() {
+    const exited = new Promise((resolve) => this.process.once("exit", resolve));
+    this.process.kill("SIGKILL");
+    await exited;
+  }
+
+  async stop() {
+    if (this.process?.exitCode === null) {
+      const exited = new Promise((resolve) => this.process.once("exit", resolve));
+      this.process.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

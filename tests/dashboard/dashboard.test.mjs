@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The dashboard in a real browser: Debian's chromium, driven by playwright-core,
+// against the real mcpud on the simulated board. One browser for the whole file.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { Board, lineClient, waitFor } from "./board.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? "screenshots";
+const TOKEN = "greenhouse-7f3a";
+
+let browser;
+let board;
+let page;
+const consoleErrors = [];
+
+before(async () => {
+  board = new Board();
+  await board.start();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // A fresh profile per launch (playwright makes one); no network beyond the daemon.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+    headless: true,
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 640 } });
+  page.on("console", (message) => message.type() === "error" && consoleErrors.push(message.text()));
+  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  await page.goto(board.url);
+  await page.locator("body[data-state=online]").waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  await board?.stop();
+});
+
+// The value the daemon reports for a pin, asked over MCP/U on TCP.
+async function readOverTcp(pin) {
+  const client = await lineClient(board.tcpPort);
+  try {
+    return (await client.call("gpio_read", { pin })).value;
+  } finally {
+    client.close();
+  }
+}
+
+const pinCard = (name) => page.locator(`article[data-pin="${name}"]`);
+
+test("the page loads with every pin and no console errors", async () => {
+  for (const name of ["led", "led_sense", "button", "fan", "light"]) await pinCard(name).waitFor();
+  assert.equal(await page.locator("article.pin").count(), 5);
+  assert.deepEqual(consoleErrors, []);
+});
+
+test("toggling led in the page drives the pin", async () => {
+  const before = await readOverTcp(2);
+  await pinCard("led").getByRole("switch").click();
+  await waitFor(async () => (await readOverTcp(2)) === !before, "led to change over TCP");
+});
+
+test("a gpio_write over TCP shows in the page within a second", async () => {
+  for (const value of [true, false]) {
+    const client = await lineClient(board.tcpPort);
+    await client.call("gpio_write", { pin: 2, value });
+    client.close();
+    await page.waitForFunction(
+      (on) => document.querySelector('article[data-pin="led"] [role=switch]').getAttribute("aria-checked") === String(on),
+      value,
+      { timeout: 1000 },
+    );
+  }
+});
+
+test("a sampled pin's plot grows and a button edge appears in the events", async () => {
+  const samples = () => page.locator('article[data-pin="led_sense"] svg.plot').getAttribute("data-samples").then(Number);
+  const first = await samples();
+  await waitFor(async () => (await samples()) > first, "the led_sense plot to grow");
+  await page.locator("#events li.event", { hasText: "button" }).filter({ hasText: /rising|falling/ }).first().waitFor();
+});
+
+test("moving the fan slider drives the PWM duty", async () => {
+  await pinCard("fan").locator("input[type=range]").fill("200");
+  await waitFor(async () => {
+    const client = await lineClient(board.tcpPort);
+    const read = await client.call("resources/read", { uri: "mcpu://pins/fan" });
+    client.close();
+    return JSON.parse(read.contents[0].text).duty === 200;
+  }, "the fan duty over TCP");
+  await page.waitForFunction(() => document.querySelector('article[data-pin="fan"] output').textContent.includes("(200)"));
+});
+
+test("a tool form shows the result, and the validation error of invalid input", async () => {
+  await page.getByRole("tab", { name: "Tools" }).click();
+  const tool = page.locator('details[data-tool="pwm_write"]');
+  await tool.locator("summary").click();
+  await tool.getByLabel(/^pin/).fill("18");
+  await tool.getByLabel(/^duty/).fill("300");
+  await tool.getByRole("button", { name: "Call" }).click();
+  await tool.locator("pre.result.error", { hasText: "above the maximum 255" }).waitFor();
+  await tool.getByLabel(/^duty/).fill("64");
+  await tool.getByRole("button", { name: "Call" }).click();
+  await tool.locator("pre.result:not(.error)", { hasText: '"duty": 64' }).waitFor();
+  assert.equal(await page.locator('details[data-tool="get_info"] .badge.user').count(), 1, "user-only tools are marked");
+});
+
+test("the activity shows calls from every client, and the status its clients", async () => {
+  await page.getByRole("tab", { name: "Activity" }).click();
+  const client = await lineClient(board.tcpPort);
+  await client.call("gpio_read", { pin: 3 });
+  await page.locator("#activity tr", { hasText: "gpio_read" }).filter({ hasText: "tcp" }).first().waitFor();
+  client.close();
+  await page.getByRole("tab", { name: "Status" }).click();
+  await page.locator("#status td", { hasText: "mcpud-dashboard" }).first().waitFor();
+  await page.locator("#log .log").first().waitFor();
+  await page.getByRole("tab", { name: "Connect" }).click();
+  await page.locator("#connect pre", { hasText: board.socketPath }).first().waitFor();
+  await page.locator("#connect pre", { hasText: `${board.url}mcp` }).first().waitFor();
+});
+
+test("screenshots at desktop and phone widths", async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.getByRole("tab", { name: "Board" }).click();
+  await page.screenshot({ path: join(SCREENSHOTS, "dashboard-desktop.png") });
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+  await phone.goto(board.url);
+  await phone.locator('article[data-pin="light"] svg.plot[data-samples]').waitFor();
+  await phone.locator("body[data-state=online]").waitFor();
+  await phone.screenshot({ path: join(SCREENSHOTS, "dashboard-phone.png") });
+  await phone.close();
+});
+
+test("killing and restarting mcpud: the page says so and recovers", async () => {
+  await board.kill();
+  await page.locator("body[data-state=offline]").waitFor();
+  assert.match(await page.locator("#connection").textContent(), /not answering/);
+  await board.start();
+  await page.locator("body[data-state=online]").waitFor({ timeout: 20000 });
+  await pinCard("led").waitFor();
+  const client = await lineClient(board.tcpPort);
+  await client.call("gpio_write", { pin: 2, value: true });
+  client.close();
+  await page.waitForFunction(() => document.querySelector('article[data-pin="led"] [role=switch]')?.getAttribute("aria-checked") === "true");
+  assert.deepEqual(consoleErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|net::/.test(e)), []);
+});
+
+test("with a token, the page shows nothing of the board until it is given; API calls without it get 401, a foreign Origin 403", async () => {
+  const guarded = new Board({ token: TOKEN });
+  await guarded.start();
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(guarded.url);
+    await tab.locator("body[data-state=unauthorized]").waitFor();
+    assert.equal(await tab.locator("article.pin").count(), 0);
+    assert.equal(await tab.locator("main").isVisible(), false);
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const post = (headers) => fetch(`${guarded.url}mcp`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(ping) });
+    assert.equal((await post({})).status, 401);
+    assert.equal((await post({ Authorization: `Bearer ${TOKEN}`, Origin: "http://evil.example" })).status, 403);
+    assert.equal((await fetch(guarded.url, { headers: { Origin: "http://evil.example" } })).status, 403);
+    await tab.locator("#token").fill(TOKEN);
+    await tab.getByRole("button", { name: "Connect" }).click();
+    await tab.locator('article[data-pin="led"]').waitFor();
+    assert.equal(await tab.evaluate(() => document.cookie), "", "no cookie holds the token");
+  } finally {
+    await tab.close();
+    await guarded.stop();
+  }
+});
