@@ -124,6 +124,20 @@ TEST_F(Bridge, DeviceErrorsArePassedOnWithTheirMessageAndADomainCode) {
   EXPECT_TRUE(is_error(no_history, -32003, "SAMPLING_NOT_ENABLED")) << "remote pins are known to the local pin tools";
 }
 
+TEST_F(Bridge, ABridgedPinsResourceReadsWithoutTouchingHardwareMcpudDoesNotHave) {
+  auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO"))}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+
+  const json read = client_->result("resources/read", {{"uri", "mcpu://pins/uno__led"}});
+  const json value = json::parse(read["contents"][0]["text"].get<std::string>());
+  EXPECT_EQ(value["name"], "uno__led");
+  EXPECT_EQ(value["device"], "uno");
+  EXPECT_FALSE(value.contains("value")) << "no history: nothing to report, and no hardware of mcpud's to read";
+  EXPECT_TRUE(client_->result("get_info").contains("device")) << "the daemon is still up";
+}
+
 TEST_F(Bridge, AvrDeviceWithoutSchemasGetsFallbackSchemas) {
   auto device = ScriptedDevice::on_pty({.avr = true}, link("ttyACM0"));
   ASSERT_TRUE(device);

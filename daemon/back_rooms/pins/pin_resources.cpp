@@ -11,8 +11,21 @@ namespace {
 
 using nlohmann::json;
 
+// A bridged device's pin has no handle here: what mcpud knows of it is the
+// history its device reported, and its tools are the device's own.
+void add_bridged(const BoardPin& pin, json& out) {
+  out["device"] = pin.device;
+  if (!pin.sampler || pin.sampler->summary().count == 0) return;
+  out["value"] = pin.sampler->summary().latest;
+  out["timestamp_ms"] = pin.sampler->summary().latest_timestamp_ms;
+}
+
 // Adds the pin's current value to `out`, in the units its tools use.
 Result<void> add_value(BoardPin& pin, json& out) {
+  if (!pin.device.empty()) {
+    add_bridged(pin, out);
+    return {};
+  }
   const auto failed = [&](const hal::HalError& e) {
     return std::unexpected(Error::domain(DomainError::ReadError, "pin " + pin.name() + ": " + e.message));
   };
