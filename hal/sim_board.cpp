@@ -29,8 +29,10 @@ class SimDigitalInput final : public DigitalInput {
 
   HalResult<bool> read() override {
     switch (spec_.mode) {
-      case SimInputSpec::Mode::Constant: return spec_.level;
-      case SimInputSpec::Mode::Loopback: return *source_;
+      case SimInputSpec::Mode::Constant:
+        return spec_.level;
+      case SimInputSpec::Mode::Loopback:
+        return *source_;
       case SimInputSpec::Mode::Square: {
         const auto period = std::max<std::int64_t>(2, spec_.period_ms);
         const bool first_half = (clock_() % period) < period / 2;
@@ -50,7 +52,8 @@ class SimPwmOutput final : public PwmOutput {
  public:
   explicit SimPwmOutput(std::uint32_t frequency_hz) : state_{0, frequency_hz} {}
   HalResult<void> set(PwmState state) override {
-    if (!(state.duty >= 0 && state.duty <= 1)) return std::unexpected(HalError{HalError::Kind::InvalidArgument, "duty out of range"});
+    if (!(state.duty >= 0 && state.duty <= 1))
+      return std::unexpected(HalError{HalError::Kind::InvalidArgument, "duty out of range"});
     if (state.frequency_hz == 0) state.frequency_hz = state_.frequency_hz;
     state_ = state;
     return {};
@@ -73,7 +76,8 @@ std::uint64_t mix_seed(std::uint64_t seed) {
 
 class SimAnalogInput final : public AnalogInput {
  public:
-  SimAnalogInput(SimAnalogSpec spec, SimClock clock) : spec_(spec), clock_(std::move(clock)), noise_state_(mix_seed(spec.seed)) {}
+  SimAnalogInput(SimAnalogSpec spec, SimClock clock)
+      : spec_(spec), clock_(std::move(clock)), noise_state_(mix_seed(spec.seed)) {}
 
   HalResult<AdcReading> read() override {
     const double raw = std::round(spec_.min + (spec_.max - spec_.min) * shape());
@@ -86,10 +90,14 @@ class SimAnalogInput final : public AnalogInput {
     const double period = std::max<std::uint32_t>(1, spec_.period_ms);
     const double phase = static_cast<double>(clock_() % static_cast<std::int64_t>(period)) / period;
     switch (spec_.waveform) {
-      case SimAnalogSpec::Waveform::Constant: return 1.0;
-      case SimAnalogSpec::Waveform::Sine: return 0.5 + 0.5 * std::sin(2 * std::numbers::pi * phase);
-      case SimAnalogSpec::Waveform::Triangle: return phase < 0.5 ? 2 * phase : 2 * (1 - phase);
-      case SimAnalogSpec::Waveform::Noise: return next_noise();
+      case SimAnalogSpec::Waveform::Constant:
+        return 1.0;
+      case SimAnalogSpec::Waveform::Sine:
+        return 0.5 + 0.5 * std::sin(2 * std::numbers::pi * phase);
+      case SimAnalogSpec::Waveform::Triangle:
+        return phase < 0.5 ? 2 * phase : 2 * (1 - phase);
+      case SimAnalogSpec::Waveform::Noise:
+        return next_noise();
     }
     return 0;
   }
@@ -129,7 +137,8 @@ HalResult<std::unique_ptr<DigitalInput>> SimBoard::digital_input(const SimInputS
   if (spec.mode == SimInputSpec::Mode::Loopback) {
     const auto it = output_levels_.find(spec.loopback_from);
     if (it == output_levels_.end()) {
-      return std::unexpected(HalError{HalError::Kind::NotFound, "no simulated digital output named '" + spec.loopback_from + "'"});
+      return std::unexpected(
+          HalError{HalError::Kind::NotFound, "no simulated digital output named '" + spec.loopback_from + "'"});
     }
     source = it->second;
   }

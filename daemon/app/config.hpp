@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_config.hpp"
-#include "mcpud/uplinks/uplink_config.hpp"
 #include "mcpud/bridge/bridge_config.hpp"
 #include "mcpud/pins/pin_config.hpp"
 #include "mcpud/serial/serial_config.hpp"
+#include "mcpud/uplinks/uplink_config.hpp"
 
 namespace mcpud::config {
 
@@ -38,12 +38,12 @@ struct Config {
   std::string log_level = "info";
   std::string dbus = "system";  // the bus io.mcpud.Daemon1 is served on: system, session, none
   Limits limits;
-  pins::BoardConfig board;  // board, pwm_sysfs_root and [[pins]]
-  McpSections mcp;        // [mcp], [unix_socket], [http]
+  pins::BoardConfig board;      // board, pwm_sysfs_root and [[pins]]
+  McpSections mcp;              // [mcp], [unix_socket], [http]
   serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
   std::vector<bridge::BridgeConfig> bridges;
-  uplinks::UplinkConfig uplink;      // [uplink.*]: services, assistant, fleet
-  nlohmann::json resolved;  // the validated document with defaults, for --check-config
+  uplinks::UplinkConfig uplink;  // [uplink.*]: services, assistant, fleet
+  nlohmann::json resolved;       // the validated document with defaults, for --check-config
 };
 
 // Parses TOML text; `source` names it in messages. Errors name the key path

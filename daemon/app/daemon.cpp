@@ -9,31 +9,31 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include "service_notifier.hpp"
-#include "front_doors.hpp"
-#include "mcpud/uplinks/uplink_set.hpp"
-#include "mcpud/version.hpp"
-#include "mcpud/bridge/bridge_set.hpp"
-#include "mcp_config.hpp"
-#include "mcpud/dbus/dbus_service.hpp"
-#include "pin_rows.hpp"
-#include "mcpud/core/dispatcher.hpp"
-#include "mcpud/dialects/mcpu_dialect.hpp"
 #include "daemon_resources.hpp"
+#include "front_doors.hpp"
+#include "info_tool.hpp"
+#include "mcp_config.hpp"
+#include "mcpud/bridge/bridge_set.hpp"
 #include "mcpud/core/activity_log.hpp"
+#include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/core/log_tail.hpp"
 #include "mcpud/core/tool_registry.hpp"
-#include "mcpud/serial/serial_service.hpp"
-#include "mcpud/serial/serial_tools.hpp"
-#include "info_tool.hpp"
-#include "mcpud/pins/pin_service.hpp"
-#include "mcpud/pins/pin_tools.hpp"
+#include "mcpud/dbus/dbus_service.hpp"
+#include "mcpud/dialects/mcpu_dialect.hpp"
 #include "mcpud/io/port_settings.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
+#include "mcpud/pins/pin_service.hpp"
+#include "mcpud/pins/pin_tools.hpp"
+#include "mcpud/serial/serial_service.hpp"
+#include "mcpud/serial/serial_tools.hpp"
 #include "mcpud/transports/session.hpp"
+#include "mcpud/uplinks/uplink_set.hpp"
+#include "mcpud/version.hpp"
+#include "pin_rows.hpp"
+#include "service_notifier.hpp"
 
 namespace mcpud::app {
 
@@ -76,17 +76,17 @@ struct Daemon::Wiring {
   boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
   config::Config config;
   ToolRegistry registry;
-  EventHub events;  // back rooms publish here; front doors subscribe
+  EventHub events;           // back rooms publish here; front doors subscribe
   LogTail log_tail{events};  // the log's last lines, for mcpu://daemon/log
   std::shared_ptr<ActivityLog> activity = std::make_shared<ActivityLog>(events);  // every call, while watched
   rpc::Dispatcher dispatcher{registry};
   rpc::Engine engine{dispatcher};
-  pins::PinService board{io, registry, events};  // the board's pins (bridged pins are found through `bridges`)
+  pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
   transports::SessionSet sessions;
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
-  transports::SessionLimits limits;  // borrowed by every listener
+  transports::SessionLimits limits;   // borrowed by every listener
   std::size_t tools_fingerprint = 0;  // of the tool listing clients were last told about
   std::unique_ptr<dbus::DbusService> dbus_service;
 
@@ -154,14 +154,14 @@ struct Daemon::Wiring {
   // One line for `systemctl status`.
   std::string status() const {
     return std::to_string(sessions.size()) + " clients (tcp " + std::to_string(sessions.count("tcp")) + ", tty " +
-           std::to_string(sessions.count("tty")) + "); " + std::to_string(board.size()) +
-           " pins, " + std::to_string(registry.size()) + " tools";
+           std::to_string(sessions.count("tty")) + "); " + std::to_string(board.size()) + " pins, " +
+           std::to_string(registry.size()) + " tools";
   }
-  FrontDoors doors{{io, dispatcher, engine, events, sessions, limits, config,
-                     [this]() -> pins::PinTable& { return board.table(); }, kVersion,
-                     [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
-                     [this] { return bridges.discovery_settled(); }, &daemon_resources},
-                    options.mcp};
+  FrontDoors doors{
+      {io, dispatcher, engine, events, sessions, limits, config, [this]() -> pins::PinTable& { return board.table(); },
+       kVersion, [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
+       [this] { return bridges.discovery_settled(); }, &daemon_resources},
+      options.mcp};
   uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
                               [this] { return limits.max_line_bytes; }, kVersion}};
   bool stopped = false;
@@ -182,9 +182,8 @@ struct Daemon::Wiring {
                                                   bridges.describe_pins(described);
                                                   return described;
                                                 }});
-    register_info_tool(registry, {[this] { return config.device; }, kVersion,
-                                         [this] { return board.size(); },
-                                   [this] { return std::string(pins::board_kind_name(config.board.kind)); }});
+    register_info_tool(registry, {[this] { return config.device; }, kVersion, [this] { return board.size(); },
+                                  [this] { return std::string(pins::board_kind_name(config.board.kind)); }});
     doors.install();
   }
 
@@ -242,8 +241,8 @@ struct Daemon::Wiring {
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
     open_dbus();
-    log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '", pins::board_kind_name(config.board.kind), "', ",
-              board.size(), " pins, ", registry.size(), " tools");
+    log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '",
+              pins::board_kind_name(config.board.kind), "', ", board.size(), " pins, ", registry.size(), " tools");
     return true;
   }
 
@@ -266,7 +265,8 @@ struct Daemon::Wiring {
     // Clients see a failed reload too (MCP notifications/message).
     const auto refuse = [this](std::string_view category, const std::string& why) {
       log::error(category, why, "; keeping the running configuration");
-      events.publish({EventKind::Log, std::string(category), {{"level", "error"}, {"message", "reload failed: " + why}}});
+      events.publish(
+          {EventKind::Log, std::string(category), {{"level", "error"}, {"message", "reload failed: " + why}}});
       return std::unexpected(why);
     };
     if (!loaded) return refuse("config", loaded.error());

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "mcp_options.hpp"
 #include "config.hpp"
+#include "mcp_options.hpp"
 
 namespace mcpud::app {
 

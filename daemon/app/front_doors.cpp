@@ -4,18 +4,18 @@
 
 #include <boost/asio/steady_timer.hpp>
 
+#include "daemon_resources.hpp"
 #include "mcp_config.hpp"
+#include "mcpud/core/log.hpp"
 #include "mcpud/dialects/mcp_dialect.hpp"
 #include "mcpud/dialects/mcpu_subscribe.hpp"
-#include "mcpud/core/log.hpp"
-#include "mcpud/pins/pin_resources.hpp"
 #include "mcpud/http/http_server.hpp"
+#include "mcpud/pins/pin_resources.hpp"
+#include "mcpud/pins/pin_table.hpp"
 #include "mcpud/transports/stdio_session.hpp"
 #include "mcpud/transports/tcp_listener.hpp"
 #include "mcpud/transports/tty_listener.hpp"
 #include "mcpud/transports/unix_listener.hpp"
-#include "daemon_resources.hpp"
-#include "mcpud/pins/pin_table.hpp"
 
 namespace mcpud::app {
 namespace {
@@ -41,20 +41,18 @@ void keep_only(std::vector<std::unique_ptr<Listener>>& running, const std::vecto
 
 }  // namespace
 
-FrontDoors::FrontDoors(Context context, McpOptions options)
-    : ctx_(std::move(context)), options_(std::move(options)) {}
+FrontDoors::FrontDoors(Context context, McpOptions options) : ctx_(std::move(context)), options_(std::move(options)) {}
 FrontDoors::~FrontDoors() = default;
 
 void FrontDoors::install() {
   const auto& config = ctx_.config;
-  dialects::McpServer server{
-      [&config] { return config.device; },
-      ctx_.version,
-      [&config] { return config.mcp.mcp.page_bytes; },
-      [this] { return list_resources(); },
-      [this](std::string_view uri) { return read_resource(uri); },
-      [this](std::string_view uri) { return resource_exists(uri); },
-      [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
+  dialects::McpServer server{[&config] { return config.device; },
+                             ctx_.version,
+                             [&config] { return config.mcp.mcp.page_bytes; },
+                             [this] { return list_resources(); },
+                             [this](std::string_view uri) { return read_resource(uri); },
+                             [this](std::string_view uri) { return resource_exists(uri); },
+                             [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
@@ -160,17 +158,16 @@ void FrontDoors::reconcile_ttys() {
   });
 }
 
-
 bool FrontDoors::reconcile_http() {
   const auto& http = ctx_.config.mcp.http;
   http::HttpOptions wanted{options_.http.value_or(http.listen),
-                                 http.token,
-                                 http.allowed_origins,
-                                 {},
-                                 http.max_sessions,
-                                 http.max_body_bytes,
-                                 ctx_.limits.max_clients,
-                                 ctx_.limits.queue_bytes};
+                           http.token,
+                           http.allowed_origins,
+                           {},
+                           http.max_sessions,
+                           http.max_body_bytes,
+                           ctx_.limits.max_clients,
+                           ctx_.limits.queue_bytes};
   for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
   if (http_ && http_->options() == wanted) return true;
   http_.reset();  // closes its sessions and connections

@@ -13,8 +13,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "mcp_options.hpp"
 #include "config.hpp"
+#include "mcp_options.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/transports/session.hpp"
@@ -27,7 +27,7 @@ namespace mcpud::transports {
 class TcpListener;
 class TtyListener;
 class UnixListener;
-}
+}  // namespace mcpud::transports
 
 namespace mcpud::http {
 class HttpServer;
@@ -46,11 +46,11 @@ class FrontDoors {
     EventHub& events;
     transports::SessionSet& sessions;
     const transports::SessionLimits& limits;
-    const config::Config& config;            // the running configuration
+    const config::Config& config;                // the running configuration
     std::function<pins::PinTable&()> pin_table;  // the current pin table
     std::string version;
     std::function<bool(std::string_view session_id)> serial_session_exists;
-    std::function<bool()> bridges_settled;  // every configured bridge finished its first discovery
+    std::function<bool()> bridges_settled;    // every configured bridge finished its first discovery
     const DaemonResources* daemon = nullptr;  // mcpu://daemon/... resources, when offered
   };
 

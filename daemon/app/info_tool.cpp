@@ -26,14 +26,23 @@ void register_info_tool(ToolRegistry& registry, InfoSource source) {
   Tool tool;
   tool.name = "get_info";
   tool.description = "Device metadata: name, version, platform, pin count, board, host and kernel";
-  tool.input_schema = {{"type", "object"}, {"properties", nlohmann::json::object()}, {"required", nlohmann::json::array()}};
+  tool.input_schema = {
+      {"type", "object"}, {"properties", nlohmann::json::object()}, {"required", nlohmann::json::array()}};
   const nlohmann::json text = {{"type", "string"}};
   const nlohmann::json count = {{"type", "integer"}};
   tool.output_schema = {{"type", "object"},
                         {"properties",
-                         {{"device", text}, {"version", text}, {"platform", text}, {"pin_count", count},
-                          {"memory_profile", text}, {"board", text}, {"model", text}, {"hostname", text},
-                          {"kernel", text}, {"arch", text}, {"uptime_s", count}}},
+                         {{"device", text},
+                          {"version", text},
+                          {"platform", text},
+                          {"pin_count", count},
+                          {"memory_profile", text},
+                          {"board", text},
+                          {"model", text},
+                          {"hostname", text},
+                          {"kernel", text},
+                          {"arch", text},
+                          {"uptime_s", count}}},
                         {"required", {"device", "version", "platform", "pin_count"}}};
   tool.annotations.read_only = true;
   tool.owner = kDaemonToolsOwner;

@@ -6,10 +6,10 @@
 #include <CLI/CLI.hpp>
 
 #include "daemon.hpp"
-#include "mcpud/version.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/pins/pin_service.hpp"
+#include "mcpud/version.hpp"
 
 namespace {
 
@@ -29,8 +29,8 @@ int check_config(const mcpud::app::Options& options) {
   auto resolved = config->resolved;
   resolved["listen"] = config->listen;
   std::cout << resolved.dump(2) << "\n";
-  std::cerr << "mcpud: " << options.config_path.value_or("built-in configuration") << ": OK, " << config->board.pins.size()
-            << " pins\n";
+  std::cerr << "mcpud: " << options.config_path.value_or("built-in configuration") << ": OK, "
+            << config->board.pins.size() << " pins\n";
   return 0;
 }
 
@@ -42,25 +42,36 @@ int main(int argc, char** argv) {
   std::string config_path;
   std::string check_path;
   std::string log_level;
-  cli.add_option("-c,--config", config_path, std::string("Configuration file (default ") + kDefaultConfig +
-                                                 " if it exists, else the built-in simulated board)");
-  cli.add_option("-l,--listen", options.listen, "Serve MCP/U on TCP ADDR:PORT, e.g. 127.0.0.1:3000 or [::1]:3000 (repeatable; replaces the config's list)");
-  cli.add_option("-t,--tty", options.ttys, "Serve MCP/U on a serial port PATH[:BAUD], e.g. /dev/ttyGS0:115200 (repeatable)");
+  cli.add_option("-c,--config", config_path,
+                 std::string("Configuration file (default ") + kDefaultConfig +
+                     " if it exists, else the built-in simulated board)");
+  cli.add_option(
+      "-l,--listen", options.listen,
+      "Serve MCP/U on TCP ADDR:PORT, e.g. 127.0.0.1:3000 or [::1]:3000 (repeatable; replaces the config's list)");
+  cli.add_option("-t,--tty", options.ttys,
+                 "Serve MCP/U on a serial port PATH[:BAUD], e.g. /dev/ttyGS0:115200 (repeatable)");
   cli.add_flag("--stdio", options.mcp.stdio,
                "Serve one MCP (or MCP/U) client on stdin/stdout and open no listeners; logs go to stderr");
-  cli.add_option("--unix", options.mcp.unix_socket, std::string("Serve MCP and MCP/U on this unix socket (default ") +
-                                                      mcpud::config::kDefaultUnixSocket + "; \"\" disables)");
-  cli.add_option("--http", options.mcp.http,
-                 "Serve MCP Streamable HTTP at http://ADDR:PORT/mcp, e.g. 127.0.0.1:8080 (replaces [http] listen; \"\" disables)");
-  cli.add_option("--log-level", log_level, "debug, info, warn or error")->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
+  cli.add_option("--unix", options.mcp.unix_socket,
+                 std::string("Serve MCP and MCP/U on this unix socket (default ") + mcpud::config::kDefaultUnixSocket +
+                     "; \"\" disables)");
+  cli.add_option(
+      "--http", options.mcp.http,
+      "Serve MCP Streamable HTTP at http://ADDR:PORT/mcp, e.g. 127.0.0.1:8080 (replaces [http] listen; \"\" disables)");
+  cli.add_option("--log-level", log_level, "debug, info, warn or error")
+      ->check(CLI::IsMember({"debug", "info", "warn", "warning", "error"}));
   std::string dbus_bus;
-  cli.add_option("--dbus", dbus_bus, "Serve the io.mcpud.Daemon1 control interface on the system bus (default), the session bus, or none")
+  cli.add_option("--dbus", dbus_bus,
+                 "Serve the io.mcpud.Daemon1 control interface on the system bus (default), the session bus, or none")
       ->check(CLI::IsMember({"system", "session", "none"}));
   cli.add_option("--check-config", check_path, "Validate FILE, print the resolved configuration and exit");
-  cli.add_flag_callback("-V,--version", [] {
-    std::cout << "mcpud " << mcpud::kVersion << "\n";
-    throw CLI::Success();
-  }, "Print the version and exit");
+  cli.add_flag_callback(
+      "-V,--version",
+      [] {
+        std::cout << "mcpud " << mcpud::kVersion << "\n";
+        throw CLI::Success();
+      },
+      "Print the version and exit");
   CLI11_PARSE(cli, argc, argv);
 
   if (!log_level.empty()) {

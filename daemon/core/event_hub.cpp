@@ -8,15 +8,24 @@ namespace mcpud {
 
 std::string_view event_kind_name(EventKind kind) {
   switch (kind) {
-    case EventKind::ToolsChanged: return "tools_changed";
-    case EventKind::PinEvent: return "pin_event";
-    case EventKind::PinChanged: return "pin_changed";
-    case EventKind::SerialData: return "serial_data";
-    case EventKind::ToolPolled: return "tool_polled";
-    case EventKind::Log: return "log";
-    case EventKind::ToolCalled: return "tool_called";
-    case EventKind::LogLine: return "log_line";
-    case EventKind::PinSampled: return "pin_sampled";
+    case EventKind::ToolsChanged:
+      return "tools_changed";
+    case EventKind::PinEvent:
+      return "pin_event";
+    case EventKind::PinChanged:
+      return "pin_changed";
+    case EventKind::SerialData:
+      return "serial_data";
+    case EventKind::ToolPolled:
+      return "tool_polled";
+    case EventKind::Log:
+      return "log";
+    case EventKind::ToolCalled:
+      return "tool_called";
+    case EventKind::LogLine:
+      return "log_line";
+    case EventKind::PinSampled:
+      return "pin_sampled";
   }
   return "unknown";
 }

@@ -161,9 +161,9 @@ void Engine::handle_parsed(json& message, Client& client, Responder respond) {
     return;
   }
   if (message.size() > limits_.max_batch) {
-    respond(error_response(nullptr, Error::invalid_request("Invalid request: batch of " +
-                                                           std::to_string(message.size()) + " exceeds " +
-                                                           std::to_string(limits_.max_batch))));
+    respond(
+        error_response(nullptr, Error::invalid_request("Invalid request: batch of " + std::to_string(message.size()) +
+                                                       " exceeds " + std::to_string(limits_.max_batch))));
     return;
   }
   auto batch = std::make_shared<BatchReplies>();
@@ -267,7 +267,7 @@ void Engine::cancel_request(Client& client, const json& params) {
   if (request_id == params.end()) return;
   const auto found = client.in_flight->find(dump(*request_id));
   if (found == client.in_flight->end()) return;  // answered already, or never sent: nothing to do
-  auto cancellation = found->second;  // cancel() may answer, which erases the entry
+  auto cancellation = found->second;             // cancel() may answer, which erases the entry
   cancellation->cancel();
 }
 

@@ -31,10 +31,14 @@ const bool g_journal = stderr_is_journal();
 
 int syslog_priority(Level at) {
   switch (at) {
-    case Level::Debug: return 7;
-    case Level::Info: return 6;
-    case Level::Warn: return 4;
-    case Level::Error: return 3;
+    case Level::Debug:
+      return 7;
+    case Level::Info:
+      return 6;
+    case Level::Warn:
+      return 4;
+    case Level::Error:
+      return 3;
   }
   return 6;
 }
@@ -43,10 +47,14 @@ int syslog_priority(Level at) {
 
 const char* level_name(Level at) {
   switch (at) {
-    case Level::Debug: return "debug";
-    case Level::Info: return "info";
-    case Level::Warn: return "warning";
-    case Level::Error: return "error";
+    case Level::Debug:
+      return "debug";
+    case Level::Info:
+      return "info";
+    case Level::Warn:
+      return "warning";
+    case Level::Error:
+      return "error";
   }
   return "info";
 }

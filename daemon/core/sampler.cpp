@@ -8,11 +8,16 @@ namespace mcpud {
 
 std::string_view event_type_name(EventType type) {
   switch (type) {
-    case EventType::ThresholdHigh: return "threshold_high";
-    case EventType::ThresholdLow: return "threshold_low";
-    case EventType::BackInRange: return "in_range";
-    case EventType::Rising: return "rising";
-    case EventType::Falling: return "falling";
+    case EventType::ThresholdHigh:
+      return "threshold_high";
+    case EventType::ThresholdLow:
+      return "threshold_low";
+    case EventType::BackInRange:
+      return "in_range";
+    case EventType::Rising:
+      return "rising";
+    case EventType::Falling:
+      return "falling";
   }
   return "unknown";
 }
@@ -58,15 +63,20 @@ void PinSampler::check_thresholds(double value, std::int64_t timestamp_ms) {
   const Band before = band_;
   band_ = next;
   switch (next) {
-    case Band::High: events_.push({EventType::ThresholdHigh, value, t.high, timestamp_ms}); break;
-    case Band::Low: events_.push({EventType::ThresholdLow, value, t.low, timestamp_ms}); break;
+    case Band::High:
+      events_.push({EventType::ThresholdHigh, value, t.high, timestamp_ms});
+      break;
+    case Band::Low:
+      events_.push({EventType::ThresholdLow, value, t.low, timestamp_ms});
+      break;
     case Band::InRange:
       // Starting in range is the normal state, not an event.
       if (before != Band::Unknown) {
         events_.push({EventType::BackInRange, value, before == Band::High ? t.high : t.low, timestamp_ms});
       }
       break;
-    case Band::Unknown: break;
+    case Band::Unknown:
+      break;
   }
 }
 

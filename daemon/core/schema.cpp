@@ -6,13 +6,13 @@
 #include <pcre2.h>
 
 #include <algorithm>
-#include <charconv>
-#include <optional>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -63,9 +63,7 @@ bool is_integral(const json& value) {
 }
 
 // Non-negative values become unsigned, as the parser makes them.
-json to_integer(double d) {
-  return d < 0 ? json(static_cast<std::int64_t>(d)) : json(static_cast<std::uint64_t>(d));
-}
+json to_integer(double d) { return d < 0 ? json(static_cast<std::int64_t>(d)) : json(static_cast<std::uint64_t>(d)); }
 
 std::string type_name(const json& value) {
   if (value.is_number()) return is_integral(value) ? "integer" : "number";
@@ -147,9 +145,9 @@ Pattern compile_pattern(const std::string& pattern) {
   pcre2_set_parens_nest_limit(context, kMaxPatternNesting);
   int error = 0;
   PCRE2_SIZE offset = 0;
-  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                                   PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C, &error, &offset,
-                                   context);
+  pcre2_code* code =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                    PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C, &error, &offset, context);
   pcre2_compile_context_free(context);
   if (!code) return nullptr;
   return Pattern(code, [](const pcre2_code* c) { pcre2_code_free(const_cast<pcre2_code*>(c)); });
@@ -198,9 +196,13 @@ enum TypeBit : unsigned {
 };
 
 unsigned type_bit(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, unsigned>, 7> kNames{
-      {{"null", kNull}, {"boolean", kBoolean}, {"integer", kInteger}, {"number", kNumber | kInteger},
-       {"string", kString}, {"array", kArray}, {"object", kObject}}};
+  static constexpr std::array<std::pair<std::string_view, unsigned>, 7> kNames{{{"null", kNull},
+                                                                                {"boolean", kBoolean},
+                                                                                {"integer", kInteger},
+                                                                                {"number", kNumber | kInteger},
+                                                                                {"string", kString},
+                                                                                {"array", kArray},
+                                                                                {"object", kObject}}};
   for (const auto& [known, bit] : kNames) {
     if (known == name) return bit;
   }
@@ -209,12 +211,18 @@ unsigned type_bit(std::string_view name) {
 
 unsigned type_bit_of(const json& value) {
   switch (value.type()) {
-    case json::value_t::null: return kNull;
-    case json::value_t::boolean: return kBoolean;
-    case json::value_t::string: return kString;
-    case json::value_t::array: return kArray;
-    case json::value_t::object: return kObject;
-    default: return !value.is_number() ? 0u : is_integral(value) ? kInteger : kNumber;
+    case json::value_t::null:
+      return kNull;
+    case json::value_t::boolean:
+      return kBoolean;
+    case json::value_t::string:
+      return kString;
+    case json::value_t::array:
+      return kArray;
+    case json::value_t::object:
+      return kObject;
+    default:
+      return !value.is_number() ? 0u : is_integral(value) ? kInteger : kNumber;
   }
 }
 
@@ -326,9 +334,7 @@ struct CompiledSchema::Node {
     return nullptr;
   }
 
-  bool matches_type(const json& value) const {
-    return (type_mask & type_bit_of(value)) != 0;
-  }
+  bool matches_type(const json& value) const { return (type_mask & type_bit_of(value)) != 0; }
 };
 
 namespace {
@@ -362,7 +368,8 @@ class Validator {
   // A client's string quoted in a message, cut short so a huge one is not echoed back.
   static std::string short_dump(const json& text) {
     const auto& s = text.get_ref<const std::string&>();
-    return s.size() <= 32 ? text.dump(-1, ' ', false, json::error_handler_t::replace) : json(s.substr(0, 32)).dump(-1, ' ', false, json::error_handler_t::replace) + "...";
+    return s.size() <= 32 ? text.dump(-1, ' ', false, json::error_handler_t::replace)
+                          : json(s.substr(0, 32)).dump(-1, ' ', false, json::error_handler_t::replace) + "...";
   }
 
   static bool wants_number_not_string(const Node& schema) {
@@ -376,7 +383,8 @@ class Validator {
     if (text.empty() || text.size() > 64) return std::nullopt;
     const char* first = text.data();
     const char* last = text.data() + text.size();
-    if (std::int64_t i = 0; std::from_chars(first, last, i).ptr == last) return i < 0 ? json(i) : json(static_cast<std::uint64_t>(i));
+    if (std::int64_t i = 0; std::from_chars(first, last, i).ptr == last)
+      return i < 0 ? json(i) : json(static_cast<std::uint64_t>(i));
     if (std::uint64_t u = 0; std::from_chars(first, last, u).ptr == last) return json(u);
     double d = 0;
     const auto [end, ec] = std::from_chars(first, last, d);
@@ -387,10 +395,9 @@ class Validator {
   Result check_keywords(const Node& schema, json& value, const Path* at) const {
     // Each check looks only at the keywords that apply to the value's type.
     using Check = Result (Validator::*)(const Node&, json&, const Path*) const;
-    static constexpr std::array<Check, 7> kChecks{&Validator::check_type,   &Validator::check_choices,
-                                                  &Validator::check_number, &Validator::check_string,
-                                                  &Validator::check_array,  &Validator::check_object,
-                                                  &Validator::check_any_of};
+    static constexpr std::array<Check, 7> kChecks{
+        &Validator::check_type,  &Validator::check_choices, &Validator::check_number, &Validator::check_string,
+        &Validator::check_array, &Validator::check_object,  &Validator::check_any_of};
     for (const auto check : kChecks) {
       if (auto result = (this->*check)(schema, value, at); !result) return result;
     }
@@ -449,8 +456,7 @@ class Validator {
 
   // Shared by minLength/maxLength and minItems/maxItems; `describe` builds the
   // start of the message only when a bound is broken.
-  Result check_count(std::size_t count, const json* min, const json* max, const auto& describe,
-                     const Path* at) const {
+  Result check_count(std::size_t count, const json* min, const json* max, const auto& describe, const Path* at) const {
     if (min && less(json(count), *min)) return fail(at, describe() + ", less than the minimum " + min->dump());
     if (max && less(*max, json(count))) return fail(at, describe() + ", more than the maximum " + max->dump());
     return {};
@@ -512,8 +518,9 @@ class Validator {
       const Path step{at, key};
       const auto* property = schema.property(key);
       if (!property && schema.additional == Node::Additional::Forbidden) {
-        return fail(&step, schema.properties.empty() ? "unknown property (no properties are allowed)"
-                                                     : "unknown property (expected one of: " + property_names(schema) + ")");
+        return fail(&step, schema.properties.empty()
+                               ? "unknown property (no properties are allowed)"
+                               : "unknown property (expected one of: " + property_names(schema) + ")");
       }
       if (!property && schema.additional == Node::Additional::Absent) continue;
       if (auto result = check(property ? *property->node : *schema.additional_schema, member, &step); !result) {

@@ -56,11 +56,12 @@ std::expected<void, std::string> check_toml_nesting(std::string_view text, std::
       const bool triple = text.substr(i, 3) == std::string(3, c);
       std::size_t end = i + (triple ? 3 : 1);
       // Skip to the closing quote(s); in basic strings a backslash escapes the next character.
-      while (end < text.size() && (triple ? text.substr(end, 3) != std::string(3, c) : text[end] != c && text[end] != '\n')) {
+      while (end < text.size() &&
+             (triple ? text.substr(end, 3) != std::string(3, c) : text[end] != c && text[end] != '\n')) {
         if (text[end] == '\n') ++line;
         end += (c == '"' && text[end] == '\\') ? 2 : 1;
       }
-      if (end >= text.size()) break;  // unterminated: the parser reports it
+      if (end >= text.size()) break;                               // unterminated: the parser reports it
       i = triple ? end + 2 : (text[end] == '\n' ? end - 1 : end);  // a one-line string cut by its line: go on there
       continue;
     }
@@ -76,7 +77,8 @@ std::expected<void, std::string> check_toml_nesting(std::string_view text, std::
       // In a value a dot may be a decimal point: only a line full of them is refused.
       return std::unexpected(std::to_string(line) + ": a key of more than " + std::to_string(limit) + " dotted parts");
     } else if ((c == '[' || c == '{') && !in_key && ++depth > limit) {
-      return std::unexpected(std::to_string(line) + ": arrays or inline tables nested deeper than " + std::to_string(limit));
+      return std::unexpected(std::to_string(line) + ": arrays or inline tables nested deeper than " +
+                             std::to_string(limit));
     } else if ((c == ']' || c == '}') && !in_key && depth > 0) {
       --depth;
     }
@@ -89,8 +91,8 @@ std::expected<void, std::string> check_toml_nesting(std::string_view text, std::
 std::expected<json, std::string> read_toml_document(std::string_view toml_text, std::string_view source) {
   // toml++ parses nesting recursively: bound what reaches it.
   if (toml_text.size() > kMaxConfigBytes) {
-    return std::unexpected(std::string(source) + ": " + std::to_string(toml_text.size()) + " bytes, more than a configuration may have (" +
-                           std::to_string(kMaxConfigBytes) + ")");
+    return std::unexpected(std::string(source) + ": " + std::to_string(toml_text.size()) +
+                           " bytes, more than a configuration may have (" + std::to_string(kMaxConfigBytes) + ")");
   }
   if (auto nesting = check_toml_nesting(toml_text, kMaxConfigNesting); !nesting)
     return std::unexpected(std::string(source) + ":" + nesting.error());

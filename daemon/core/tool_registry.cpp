@@ -17,8 +17,9 @@ Result<void> ToolRegistry::add(Tool tool) {
     return std::unexpected(Error::invalid_params("a tool named '" + tool.name + "' already exists"));
   }
   auto shared = std::make_shared<const Tool>(std::move(tool));
-  by_name_.emplace(shared->name, Entry{shared, std::make_shared<const schema::CompiledSchema>(
-                                         shared->input_schema, schema::Options{shared->coerce_numeric_strings})});
+  by_name_.emplace(shared->name,
+                   Entry{shared, std::make_shared<const schema::CompiledSchema>(
+                                     shared->input_schema, schema::Options{shared->coerce_numeric_strings})});
   tools_.push_back(std::move(shared));
   changed();
   return {};
@@ -49,9 +50,8 @@ bool ToolRegistry::calls_observed() const {
 
 ToolReply ToolRegistry::observed(const Caller& caller, std::string_view name, const nlohmann::json& arguments,
                                  ToolReply reply) const {
-  return [observer = observer_, caller, tool = std::string(name), arguments,
-          started = std::chrono::system_clock::now(), clock = std::chrono::steady_clock::now(),
-          reply = std::move(reply)](ToolResult outcome) {
+  return [observer = observer_, caller, tool = std::string(name), arguments, started = std::chrono::system_clock::now(),
+          clock = std::chrono::steady_clock::now(), reply = std::move(reply)](ToolResult outcome) {
     const auto duration = std::chrono::steady_clock::now() - clock;
     if (auto watching = observer.lock()) watching->on_call({caller, tool, arguments, outcome, started, duration});
     reply(std::move(outcome));

@@ -10,9 +10,9 @@
 #include <CLI/CLI.hpp>
 
 #include "client.hpp"
+#include "mcpud/dbus/sdbus_compat.hpp"
 #include "render.hpp"
 #include "typed_arguments.hpp"
-#include "mcpud/dbus/sdbus_compat.hpp"
 
 namespace {
 

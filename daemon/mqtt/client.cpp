@@ -17,8 +17,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "mcpud/io/redial.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/io/redial.hpp"
 #include "mosquitto_handle.hpp"
 #include "outbox.hpp"
 
@@ -448,8 +448,8 @@ class Client::Session : public std::enable_shared_from_this<Session> {
   bool writing_ = false;
   bool write_stalled_ = false;
   int last_rc_ = MOSQ_ERR_SUCCESS;  // of the last read or write, for a socket closed without a callback
-  bool attempt_failed_ = false;  // this connection attempt's failure is handled (retry scheduled)
-  bool draining_ = false;        // stop() waits for the acknowledgements of QoS 1/2 messages
+  bool attempt_failed_ = false;     // this connection attempt's failure is handled (retry scheduled)
+  bool draining_ = false;           // stop() waits for the acknowledgements of QoS 1/2 messages
   std::uint64_t saturated_drops_ = 0;
   asio::steady_timer misc_timer_;
   asio::ip::tcp::resolver resolver_;

@@ -53,15 +53,15 @@ constexpr auto connect_timeout = std::chrono::seconds(5);
 struct Options {
   // Echo server mode when set.
   std::optional<std::uint16_t> echo_port;
-  std::uint32_t server_seconds = 900;     // echo server lifetime, so a forgotten one ends
-  std::uint32_t max_connections = 4096;   // echo server connection cap
-  bool free_port = false;                 // print a free loopback port and exit
+  std::uint32_t server_seconds = 900;    // echo server lifetime, so a forgotten one ends
+  std::uint32_t max_connections = 4096;  // echo server connection cap
+  bool free_port = false;                // print a free loopback port and exit
 
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   std::string label = "server";
   std::string method_line{default_method_line};
-  std::string expect;                     // substring the first reply must contain
+  std::string expect;  // substring the first reply must contain
   bool run_sequential = true;
   bool run_pipelined = true;
   bool run_hold = false;
@@ -73,7 +73,7 @@ struct Options {
   double pipe_warmup_seconds = 0.5;
   std::uint32_t hold_connections = 1000;
   double hold_seconds = 5.0;
-  double timeout_seconds = 120.0;         // hard cap on any one test
+  double timeout_seconds = 120.0;  // hard cap on any one test
 };
 
 void print_usage() {
@@ -104,9 +104,9 @@ template <class T>
 bool parse_bounded(std::string_view name, std::string_view text, T low, T high, T& out) {
   T value{};
   if (!parse_number(text, value) || value < low || value > high) {
-    std::fprintf(stderr, "loadgen: %.*s wants a number in [%g, %g], got '%.*s'\n",
-                 static_cast<int>(name.size()), name.data(), static_cast<double>(low),
-                 static_cast<double>(high), static_cast<int>(text.size()), text.data());
+    std::fprintf(stderr, "loadgen: %.*s wants a number in [%g, %g], got '%.*s'\n", static_cast<int>(name.size()),
+                 name.data(), static_cast<double>(low), static_cast<double>(high), static_cast<int>(text.size()),
+                 text.data());
     return false;
   }
   out = value;
@@ -125,8 +125,7 @@ bool parse_tests(std::string_view list, Options& options) {
     } else if (name == "hold") {
       options.run_hold = true;
     } else {
-      std::fprintf(stderr, "loadgen: unknown test '%.*s'\n", static_cast<int>(name.size()),
-                   name.data());
+      std::fprintf(stderr, "loadgen: unknown test '%.*s'\n", static_cast<int>(name.size()), name.data());
       return false;
     }
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
@@ -139,9 +138,7 @@ bool apply_option(std::string_view name, std::string_view value, Options& o) {
   const auto count = [&](std::uint32_t low, std::uint32_t high, std::uint32_t& out) {
     return parse_bounded(name, value, low, high, out);
   };
-  const auto seconds = [&](double low, double high, double& out) {
-    return parse_bounded(name, value, low, high, out);
-  };
+  const auto seconds = [&](double low, double high, double& out) { return parse_bounded(name, value, low, high, out); };
   const auto text = [&](std::string& out) {
     out = value;
     return true;
@@ -169,8 +166,7 @@ bool apply_option(std::string_view name, std::string_view value, Options& o) {
   if (name == "--pipe-warmup") return seconds(0.0, 60.0, o.pipe_warmup_seconds);
   if (name == "--hold-seconds") return seconds(0.0, 3600.0, o.hold_seconds);
   if (name == "--timeout") return seconds(1.0, 3600.0, o.timeout_seconds);
-  std::fprintf(stderr, "loadgen: unknown option '%.*s'\n", static_cast<int>(name.size()),
-               name.data());
+  std::fprintf(stderr, "loadgen: unknown option '%.*s'\n", static_cast<int>(name.size()), name.data());
   return false;
 }
 
@@ -196,9 +192,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
   return options;
 }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 Clock::duration to_duration(double seconds) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -226,14 +220,13 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
 
   void read() {
     reading_ = true;
-    socket_.async_read_some(asio::buffer(buffer_),
-                            [self = shared_from_this()](error_code ec, std::size_t n) {
-                              self->reading_ = false;
-                              if (ec) return self->close();
-                              if (!self->frame({self->buffer_.data(), n})) return self->close();
-                              self->flush();
-                              if (self->pending_out_.size() < max_pending_out) self->read();
-                            });
+    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](error_code ec, std::size_t n) {
+      self->reading_ = false;
+      if (ec) return self->close();
+      if (!self->frame({self->buffer_.data(), n})) return self->close();
+      self->flush();
+      if (self->pending_out_.size() < max_pending_out) self->read();
+    });
   }
 
   // Echoes every complete line of one read into the output; keeps the partial rest.
@@ -266,14 +259,13 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
     if (writing_ || pending_out_.empty()) return;
     writing_ = true;
     in_flight_out_.swap(pending_out_);
-    asio::async_write(socket_, asio::buffer(in_flight_out_),
-                      [self = shared_from_this()](error_code ec, std::size_t) {
-                        self->writing_ = false;
-                        self->in_flight_out_.clear();
-                        if (ec) return self->close();
-                        self->flush();
-                        if (!self->reading_ && self->socket_.is_open()) self->read();
-                      });
+    asio::async_write(socket_, asio::buffer(in_flight_out_), [self = shared_from_this()](error_code ec, std::size_t) {
+      self->writing_ = false;
+      self->in_flight_out_.clear();
+      if (ec) return self->close();
+      self->flush();
+      if (!self->reading_ && self->socket_.is_open()) self->read();
+    });
   }
 
   void close() {
@@ -293,8 +285,7 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
 class EchoServer {
  public:
   EchoServer(asio::io_context& io, const Options& options)
-      : io_(io), acceptor_(io), accept_retry_(io), lifetime_(io), signals_(io, SIGINT, SIGTERM),
-        options_(options) {}
+      : io_(io), acceptor_(io), accept_retry_(io), lifetime_(io), signals_(io, SIGINT, SIGTERM), options_(options) {}
 
   bool start(std::uint16_t port) {
     const tcp::endpoint endpoint(asio::ip::address_v4::loopback(), port);
@@ -304,8 +295,7 @@ class EchoServer {
     if (!ec) acceptor_.bind(endpoint, ec);
     if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-      std::fprintf(stderr, "loadgen: echo server cannot listen on port %u: %s\n", port,
-                   ec.message().c_str());
+      std::fprintf(stderr, "loadgen: echo server cannot listen on port %u: %s\n", port, ec.message().c_str());
       return false;
     }
     std::fprintf(stderr, "echo server listening on 127.0.0.1:%u (for at most %u s)\n",
@@ -428,8 +418,7 @@ bool connect_socket(asio::io_context& io, tcp::socket& socket, const tcp::endpoi
     ec = asio::error::timed_out;
   }
   if (ec) {
-    std::fprintf(stderr, "loadgen: connect to 127.0.0.1:%u failed: %s\n", endpoint.port(),
-                 ec.message().c_str());
+    std::fprintf(stderr, "loadgen: connect to 127.0.0.1:%u failed: %s\n", endpoint.port(), ec.message().c_str());
     return false;
   }
   // Requests are small and written whole; Nagle would only add delay.
@@ -512,8 +501,7 @@ class SequentialTest {
       first_reply_.feed(buffer_.data(), n);
       if (count_newlines(buffer_.data(), n) == 0) return read_reply();  // reply still arriving
       if (sent_ > options_.warmup) {
-        latencies_ns_.push_back(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - sent_at_).count());
+        latencies_ns_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - sent_at_).count());
       }
       send_next();
     });
@@ -530,8 +518,8 @@ class SequentialTest {
   void fail(const char* why) {
     if (failed_) return;
     failed_ = true;
-    std::fprintf(stderr, "loadgen: [%s] sequential test failed after %llu requests: %s\n",
-                 options_.label.c_str(), static_cast<unsigned long long>(sent_), why);
+    std::fprintf(stderr, "loadgen: [%s] sequential test failed after %llu requests: %s\n", options_.label.c_str(),
+                 static_cast<unsigned long long>(sent_), why);
     deadline_.cancel();
     error_code ignored;
     socket_.close(ignored);
@@ -542,13 +530,14 @@ class SequentialTest {
     const double rps = static_cast<double>(latencies_ns_.size()) / elapsed_s_;
     const double p50 = percentile(latencies_ns_, 50), p90 = percentile(latencies_ns_, 90);
     const double p99 = percentile(latencies_ns_, 99), max = percentile(latencies_ns_, 100);
-    std::printf("[%s] sequential: %zu requests (after %u warm-up) in %.3f s: %.0f req/s, "
-                "p50 %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us\n",
-                options_.label.c_str(), latencies_ns_.size(), options_.warmup, elapsed_s_, rps,
-                p50, p90, p99, max);
-    std::printf("RESULT label=%s test=sequential requests=%zu rps=%.0f p50_us=%.1f p90_us=%.1f "
-                "p99_us=%.1f max_us=%.1f\n",
-                options_.label.c_str(), latencies_ns_.size(), rps, p50, p90, p99, max);
+    std::printf(
+        "[%s] sequential: %zu requests (after %u warm-up) in %.3f s: %.0f req/s, "
+        "p50 %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us\n",
+        options_.label.c_str(), latencies_ns_.size(), options_.warmup, elapsed_s_, rps, p50, p90, p99, max);
+    std::printf(
+        "RESULT label=%s test=sequential requests=%zu rps=%.0f p50_us=%.1f p90_us=%.1f "
+        "p99_us=%.1f max_us=%.1f\n",
+        options_.label.c_str(), latencies_ns_.size(), rps, p50, p90, p99, max);
   }
 
   tcp::socket socket_;
@@ -571,9 +560,9 @@ struct PipeShared {
   const RequestSource& requests;
   std::uint64_t next_id = 1;
   std::uint64_t replies = 0;
-  std::uint32_t open = 0;   // connections not yet closed
+  std::uint32_t open = 0;  // connections not yet closed
   std::function<void()> on_all_closed;
-  bool sending = true;      // false once the measured time is over: drain, then close
+  bool sending = true;  // false once the measured time is over: drain, then close
   bool failed = false;
 };
 
@@ -659,8 +648,7 @@ class PipeConnection {
 class PipelinedTest {
  public:
   PipelinedTest(asio::io_context& io, const Options& options)
-      : io_(io), timer_(io), options_(options), requests_(options.method_line),
-        shared_{requests_} {}
+      : io_(io), timer_(io), options_(options), requests_(options.method_line), shared_{requests_} {}
 
   bool run(const tcp::endpoint& endpoint) {
     for (std::uint32_t i = 0; i < options_.connections; ++i) {
@@ -717,14 +705,16 @@ class PipelinedTest {
 
   void report() {
     const double rps = static_cast<double>(measured_replies_) / elapsed_s_;
-    std::printf("[%s] pipelined: %u connections x window %u for %.2f s: %llu replies, "
-                "%.0f req/s\n",
-                options_.label.c_str(), options_.connections, options_.window, elapsed_s_,
-                static_cast<unsigned long long>(measured_replies_), rps);
-    std::printf("RESULT label=%s test=pipelined connections=%u window=%u seconds=%.2f "
-                "replies=%llu rps=%.0f\n",
-                options_.label.c_str(), options_.connections, options_.window, elapsed_s_,
-                static_cast<unsigned long long>(measured_replies_), rps);
+    std::printf(
+        "[%s] pipelined: %u connections x window %u for %.2f s: %llu replies, "
+        "%.0f req/s\n",
+        options_.label.c_str(), options_.connections, options_.window, elapsed_s_,
+        static_cast<unsigned long long>(measured_replies_), rps);
+    std::printf(
+        "RESULT label=%s test=pipelined connections=%u window=%u seconds=%.2f "
+        "replies=%llu rps=%.0f\n",
+        options_.label.c_str(), options_.connections, options_.window, elapsed_s_,
+        static_cast<unsigned long long>(measured_replies_), rps);
   }
 
   asio::io_context& io_;
@@ -744,8 +734,7 @@ class PipelinedTest {
 // fully), then holds them idle so the caller can read the server's memory.
 class HoldTest {
  public:
-  HoldTest(asio::io_context& io, const Options& options)
-      : io_(io), options_(options), requests_(options.method_line) {}
+  HoldTest(asio::io_context& io, const Options& options) : io_(io), options_(options), requests_(options.method_line) {}
 
   bool run(const tcp::endpoint& endpoint) {
     const auto start = Clock::now();
@@ -755,9 +744,8 @@ class HoldTest {
       if (!connect_socket(io_, sockets_.back(), endpoint)) return fail_at(i);
       if (!round_trip(sockets_.back(), i + 1)) return fail_at(i);
     }
-    std::printf("[%s] hold: %u connections open and answered in %.2f s; holding for %.1f s\n",
-                options_.label.c_str(), options_.hold_connections, seconds_since(start),
-                options_.hold_seconds);
+    std::printf("[%s] hold: %u connections open and answered in %.2f s; holding for %.1f s\n", options_.label.c_str(),
+                options_.hold_connections, seconds_since(start), options_.hold_seconds);
     std::printf("RESULT label=%s test=hold connections=%u seconds=%.1f\n", options_.label.c_str(),
                 options_.hold_connections, options_.hold_seconds);
     std::fflush(stdout);  // the caller samples memory once it sees this line
@@ -787,12 +775,11 @@ class HoldTest {
       if (options_.expect.empty() || reply.text().find(options_.expect) != std::string::npos) {
         return true;
       }
-      std::fprintf(stderr, "loadgen: hold reply lacks expected '%s': %s\n",
-                   options_.expect.c_str(), reply.text().c_str());
+      std::fprintf(stderr, "loadgen: hold reply lacks expected '%s': %s\n", options_.expect.c_str(),
+                   reply.text().c_str());
       return false;
     }
-    std::fprintf(stderr, "loadgen: hold round trip failed: %s\n",
-                 ec ? ec.message().c_str() : "no reply line");
+    std::fprintf(stderr, "loadgen: hold round trip failed: %s\n", ec ? ec.message().c_str() : "no reply line");
     return false;
   }
 
@@ -803,8 +790,8 @@ class HoldTest {
   }
 
   bool fail_at(std::uint32_t index) {
-    std::fprintf(stderr, "loadgen: [%s] hold test stopped at connection %u of %u\n",
-                 options_.label.c_str(), index + 1, options_.hold_connections);
+    std::fprintf(stderr, "loadgen: [%s] hold test stopped at connection %u of %u\n", options_.label.c_str(), index + 1,
+                 options_.hold_connections);
     return false;
   }
 
@@ -821,8 +808,7 @@ std::optional<tcp::endpoint> loopback_endpoint(const Options& options) {
   error_code ec;
   const auto address = asio::ip::make_address(options.host, ec);
   if (ec || !address.is_loopback()) {
-    std::fprintf(stderr, "loadgen: --host must be a loopback address, got '%s'\n",
-                 options.host.c_str());
+    std::fprintf(stderr, "loadgen: --host must be a loopback address, got '%s'\n", options.host.c_str());
     return std::nullopt;
   }
   if (options.port == 0) {

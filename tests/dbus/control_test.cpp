@@ -255,8 +255,9 @@ TEST_F(DbusControl, ReloadThatChangesTheToolsSignalsToolsChanged) {
   ASSERT_TRUE(watch.wait_for_log("watching io.mcpud.Daemon1 signals"));
 
   // The first sampled pin brings the sampling tools (and no pin events: no thresholds).
-  daemon_.write_file("mcpud.toml", outputs_only + "[[pins]]\nname = \"temp\"\npin = 26\ntype = \"adc_input\"\n"
-                                                  "sampling = { interval_ms = 1000 }\n");
+  daemon_.write_file("mcpud.toml", outputs_only +
+                                       "[[pins]]\nname = \"temp\"\npin = 26\ntype = \"adc_input\"\n"
+                                       "sampling = { interval_ms = 1000 }\n");
   daemon_.signal(SIGHUP);
   ASSERT_EQ(watch.wait_exit(20s), 0) << watch.log();
   EXPECT_EQ(json::parse(watch.stdout_text()), (json{{"signal", "ToolsChanged"}}));

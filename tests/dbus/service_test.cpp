@@ -15,11 +15,11 @@
 #include <boost/asio/post.hpp>
 
 #include "bus_daemon.hpp"
-#include "typed_arguments.hpp"
 #include "ctl_run.hpp"
-#include "mcpud/dbus/dbus_service.hpp"
 #include "mcpud/core/event_hub.hpp"
+#include "mcpud/dbus/dbus_service.hpp"
 #include "support/fixtures.hpp"
+#include "typed_arguments.hpp"
 
 namespace mcpud::it {
 namespace {

@@ -211,7 +211,8 @@ TEST_F(Bridge, RequestsReadInTwoPiecesSucceedAfterTheirResend) {
   // Each piece of a split request draws its own id-0 error; the second one must
   // not fail the request sent again, whose good reply follows. AVR-style, as such
   // firmware is: no sampled pins, so one request is in flight at a time.
-  auto device = ScriptedDevice::on_pty({.avr = true, .polling_ms = 3600000, .split_every_request = true}, link("ttyUNO"));
+  auto device =
+      ScriptedDevice::on_pty({.avr = true, .polling_ms = 3600000, .split_every_request = true}, link("ttyUNO"));
   ASSERT_TRUE(device);
   start({{"uno", serial(link("ttyUNO"))}});
   ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "discovery failed against split lines";
@@ -229,8 +230,9 @@ TEST_F(Bridge, RequestsReadInTwoPiecesSucceedAfterTheirResend) {
 
 TEST_F(Bridge, HostilePatternsFromADeviceNeitherCrashNorFreezeTheDaemon) {
   const auto tool_with_pattern = [](const std::string& name, const std::string& pattern) {
-    return json{{"name", name},
-                {"inputSchema", {{"type", "object"}, {"properties", {{"s", {{"type", "string"}, {"pattern", pattern}}}}}}}};
+    return json{
+        {"name", name},
+        {"inputSchema", {{"type", "object"}, {"properties", {{"s", {{"type", "string"}, {"pattern", pattern}}}}}}}};
   };
   const std::string nested = std::string(100000, '(') + "a" + std::string(100000, ')');  // 200 KB
   auto device = ScriptedDevice::on_tcp(

@@ -66,10 +66,13 @@ TEST_F(Builtins, AdcReadReturnsARawValueInTheSimulatedRangeAndItsVolts) {
 
 TEST_F(Builtins, GetPinSummaryByNumberAndByNameDescribesTheSamePinAndGrows) {
   json first;
-  ASSERT_TRUE(eventually([&] {
-    first = client().result("get_pin_summary", {{"pin", 34}});
-    return first.value("samples", 0) >= 1;
-  }, 5s)) << first.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        first = client().result("get_pin_summary", {{"pin", 34}});
+        return first.value("samples", 0) >= 1;
+      },
+      5s))
+      << first.dump();
   EXPECT_EQ(first["pin"], 34);
   EXPECT_EQ(first["name"], "light");
   const double latest = first["latest"];
@@ -84,20 +87,26 @@ TEST_F(Builtins, GetPinSummaryByNumberAndByNameDescribesTheSamePinAndGrows) {
   EXPECT_LE(avg, max + 0.001);
 
   json by_name;
-  ASSERT_TRUE(eventually([&] {
-    by_name = client().result("get_pin_summary", {{"pin", "light"}});
-    return by_name.value("samples", 0) > first["samples"].get<int>();
-  }, 5s)) << "samples did not grow: " << first.dump() << " then " << by_name.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        by_name = client().result("get_pin_summary", {{"pin", "light"}});
+        return by_name.value("samples", 0) > first["samples"].get<int>();
+      },
+      5s))
+      << "samples did not grow: " << first.dump() << " then " << by_name.dump();
   EXPECT_EQ(by_name["pin"], 34);
   EXPECT_EQ(by_name["name"], "light");
 }
 
 TEST_F(Builtins, GetPinBufferReturnsSamplesAndACursorThatSkipsWhatWasAlreadyRead) {
   json first;
-  ASSERT_TRUE(eventually([&] {
-    first = client().result("get_pin_buffer", {{"pin", "button"}});
-    return first.value("count", 0) >= 2;
-  }, 5s)) << first.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        first = client().result("get_pin_buffer", {{"pin", "button"}});
+        return first.value("count", 0) >= 2;
+      },
+      5s))
+      << first.dump();
   EXPECT_EQ(first["pin"], "button");
   EXPECT_EQ(first["interval_ms"], 100);
   ASSERT_TRUE(first["values"].is_array());
@@ -108,10 +117,13 @@ TEST_F(Builtins, GetPinBufferReturnsSamplesAndACursorThatSkipsWhatWasAlreadyRead
   EXPECT_EQ(next_since, first["first_seq"].get<std::uint64_t>() + first["count"].get<std::uint64_t>() - 1);
 
   json second;
-  ASSERT_TRUE(eventually([&] {
-    second = client().result("get_pin_buffer", {{"pin", "button"}, {"since", next_since}, {"timestamps", true}});
-    return second.value("count", 0) >= 1;
-  }, 5s)) << second.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        second = client().result("get_pin_buffer", {{"pin", "button"}, {"since", next_since}, {"timestamps", true}});
+        return second.value("count", 0) >= 1;
+      },
+      5s))
+      << second.dump();
   // Only samples newer than the first read, and none lost in between.
   EXPECT_EQ(second["first_seq"].get<std::uint64_t>(), next_since + 1) << second.dump();
   EXPECT_EQ(second["lost"], 0) << second.dump();
@@ -131,10 +143,13 @@ TEST_F(Builtins, GetPinBufferReturnsSamplesAndACursorThatSkipsWhatWasAlreadyRead
 
 TEST_F(Builtins, GetPinBufferLimitReturnsTheOldestRequestedSamples) {
   json full;
-  ASSERT_TRUE(eventually([&] {
-    full = client().result("get_pin_buffer", {{"pin", 4}});
-    return full.value("count", 0) >= 6;
-  }, 5s)) << full.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        full = client().result("get_pin_buffer", {{"pin", 4}});
+        return full.value("count", 0) >= 6;
+      },
+      5s))
+      << full.dump();
   const auto from = full["first_seq"].get<std::uint64_t>();
   const json limited = client().result("get_pin_buffer", {{"pin", 4}, {"since", from}, {"limit", 3}});
   EXPECT_EQ(limited["count"], 3) << limited.dump();
@@ -155,13 +170,16 @@ TEST_F(Builtins, GetPinEventsReportsTheButtonEdgesWithinSeconds) {
   // The button toggles every 2 s: two edges arrive well within 10 s.
   json events = json::array();
   std::uint64_t since = 0;
-  ASSERT_TRUE(eventually([&] {
-    const json reply = client().result("get_pin_events", {{"pin", "button"}, {"since", since}});
-    if (!reply.is_object()) return true;  // already reported
-    for (const auto& event : reply["events"]) events.push_back(event);
-    since = reply["next_since"];
-    return events.size() >= 2;
-  }, 10s, 200ms)) << events.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        const json reply = client().result("get_pin_events", {{"pin", "button"}, {"since", since}});
+        if (!reply.is_object()) return true;  // already reported
+        for (const auto& event : reply["events"]) events.push_back(event);
+        since = reply["next_since"];
+        return events.size() >= 2;
+      },
+      10s, 200ms))
+      << events.dump();
   ASSERT_GE(events.size(), 2u);
   for (std::size_t i = 0; i < events.size(); ++i) {
     const json& event = events[i];
@@ -195,13 +213,15 @@ template <class Done>
 json collect_events(LineClient& client, const json& pin, Done&& done, Deadline deadline) {
   json events = json::array();
   std::uint64_t since = 0;
-  eventually([&] {
-    const json reply = client.result("get_pin_events", {{"pin", pin}, {"since", since}});
-    if (!reply.is_object()) return true;
-    for (const auto& event : reply["events"]) events.push_back(event);
-    since = reply["next_since"];
-    return done(events);
-  }, deadline, 100ms);
+  eventually(
+      [&] {
+        const json reply = client.result("get_pin_events", {{"pin", pin}, {"since", since}});
+        if (!reply.is_object()) return true;
+        for (const auto& event : reply["events"]) events.push_back(event);
+        since = reply["next_since"];
+        return done(events);
+      },
+      deadline, 100ms);
   return events;
 }
 
@@ -210,10 +230,12 @@ TEST_F(Builtins, LoopbackInputRecordsARisingAndAFallingEdgeForTwoWrites) {
     return std::any_of(events.begin(), events.end(), [&](const json& e) { return e["type"] == type; });
   };
   ASSERT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", true}})["value"], true);
-  const json rising = collect_events(client(), "led_sense", [&](const json& e) { return has(e, "rising"); }, 5s);
+  const json rising = collect_events(
+      client(), "led_sense", [&](const json& e) { return has(e, "rising"); }, 5s);
   ASSERT_TRUE(has(rising, "rising")) << rising.dump();
   ASSERT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", false}})["value"], false);
-  const json both = collect_events(client(), "led_sense", [&](const json& e) { return has(e, "falling"); }, 5s);
+  const json both = collect_events(
+      client(), "led_sense", [&](const json& e) { return has(e, "falling"); }, 5s);
   ASSERT_TRUE(has(both, "falling")) << both.dump();
   EXPECT_EQ(both.size(), 2u) << "exactly one edge per write: " << both.dump();
 }
@@ -234,7 +256,8 @@ sampling = { interval_ms = 20, thresholds = [200.0, 900.0], hysteresis = 20.0 }
   auto client = LineClient::connect_tcp(port);
   ASSERT_TRUE(client);
   // One second per period: four kinds of crossing within a few seconds.
-  const json events = collect_events(*client, "wave", [](const json& e) { return e.size() >= 6; }, 10s);
+  const json events = collect_events(
+      *client, "wave", [](const json& e) { return e.size() >= 6; }, 10s);
   ASSERT_GE(events.size(), 6u) << events.dump();
   std::string previous;
   for (const auto& event : events) {

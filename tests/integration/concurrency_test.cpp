@@ -109,13 +109,16 @@ TEST(ConcurrencyLimits, ThirdClientOverMaxClientsTwoGetsTooManyClientsAndIsClose
   EXPECT_EQ(second->result("gpio_read", {{"pin", 2}})["name"], "led");
   first->close();
   bool admitted = false;
-  ASSERT_TRUE(eventually([&] {
-    auto next = LineClient::connect_tcp(port);
-    if (!next) return false;
-    const json reply = next->call("get_info", json::object(), 1);
-    admitted = reply.contains("result");
-    return admitted;
-  }, 10s, 100ms)) << "no client admitted after one of two left";
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto next = LineClient::connect_tcp(port);
+        if (!next) return false;
+        const json reply = next->call("get_info", json::object(), 1);
+        admitted = reply.contains("result");
+        return admitted;
+      },
+      10s, 100ms))
+      << "no client admitted after one of two left";
   EXPECT_EQ(second->result("get_info")["device"], "mcpud-sim");
 }
 

@@ -56,10 +56,8 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
   const json& pins = listing["pins"];
   ASSERT_EQ(pins.size(), 5u) << pins.dump();
   const std::vector<std::tuple<int, std::string, std::string, bool>> expected{
-      {2, "led", "digital_output", false},
-      {3, "led_sense", "digital_input", true},
-      {4, "button", "digital_input", true},
-      {18, "fan", "pwm_output", false},
+      {2, "led", "digital_output", false},  {3, "led_sense", "digital_input", true},
+      {4, "button", "digital_input", true}, {18, "fan", "pwm_output", false},
       {34, "light", "adc_input", true},
   };
   for (std::size_t i = 0; i < expected.size(); ++i) {

@@ -122,8 +122,13 @@ TEST_F(PinLookup, PinNumberBeyondTheIntRangeIsPinNotFoundNotAnAliasOfPin2) {
 using BufferCursor = SimDaemonTest;
 
 TEST_F(BufferCursor, GetPinBufferWithTheLargestSinceReportsNothingLost) {
-  ASSERT_TRUE(eventually([&] { return client().result("get_pin_buffer", {{"pin", "button"}}).value("count", 0) >= 1; }, 5s));
-  const json reply = client().result("get_pin_buffer", {{"pin", "button"}, {"since", std::numeric_limits<std::uint64_t>::max()}});
+  ASSERT_TRUE(eventually(
+      [&] {
+        return client().result("get_pin_buffer", {{"pin", "button"}}).value("count", 0) >= 1;
+      },
+      5s));
+  const json reply =
+      client().result("get_pin_buffer", {{"pin", "button"}, {"since", std::numeric_limits<std::uint64_t>::max()}});
   EXPECT_EQ(reply["count"], 0) << reply.dump();
   EXPECT_EQ(reply["lost"], 0) << reply.dump();
 }

@@ -64,8 +64,10 @@ TEST_F(Framing, SeveralRequestsInOneWriteAreAnsweredInOrder) {
 
 TEST_F(Framing, OverLongLineGetsOneInvalidRequestErrorAndTheConnectionStillAnswers) {
   ASSERT_TRUE(client().send_raw(std::string(70000, 'x') + "\n" + read_led(21) + "\n", 10s));
-  EXPECT_EQ(read_json(client()),
-            json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: line longer than 65536 bytes"}})"));
+  EXPECT_EQ(
+      read_json(client()),
+      json::parse(
+          R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: line longer than 65536 bytes"}})"));
   EXPECT_EQ(read_json(client()), led_read(21)) << "exactly one error for the long line, then normal service";
 }
 

@@ -12,14 +12,15 @@ namespace mcpud::it {
 namespace {
 
 struct MalformedCase {
-  const char* name;               // the test name suffix, a sentence
-  std::string line;               // sent as one line
+  const char* name;                  // the test name suffix, a sentence
+  std::string line;                  // sent as one line
   std::optional<std::string> reply;  // the exact reply as JSON text; nullopt: no reply at all
 };
 
 std::ostream& operator<<(std::ostream& out, const MalformedCase& c) { return out << c.name; }
 
-const std::string kSentinel = R"({"jsonrpc":"2.0","id":"sentinel","method":"gpio_write","params":{"pin":2,"value":false}})";
+const std::string kSentinel =
+    R"({"jsonrpc":"2.0","id":"sentinel","method":"gpio_write","params":{"pin":2,"value":false}})";
 const std::string kSentinelReply = R"({"jsonrpc":"2.0","id":"sentinel","result":{"pin":2,"name":"led","value":false}})";
 
 std::string error_reply(const std::string& id, int code, const std::string& message) {
@@ -29,11 +30,18 @@ std::string error_reply(const std::string& id, int code, const std::string& mess
 std::string parse_error() { return error_reply("null", -32700, "Parse error: not valid JSON"); }
 std::string not_an_object() { return error_reply("null", -32600, "Invalid request: expected an object"); }
 std::string bad_id() { return error_reply("null", -32600, "Invalid request: id must be a string, an integer or null"); }
-std::string bad_version(const std::string& id) { return error_reply(id, -32600, R"(Invalid request: jsonrpc must be "2.0")"); }
-std::string bad_method(const std::string& id) { return error_reply(id, -32600, "Invalid request: method must be a string"); }
-std::string bad_params(const std::string& id) { return error_reply(id, -32602, "Invalid params: params must be an object"); }
+std::string bad_version(const std::string& id) {
+  return error_reply(id, -32600, R"(Invalid request: jsonrpc must be "2.0")");
+}
+std::string bad_method(const std::string& id) {
+  return error_reply(id, -32600, "Invalid request: method must be a string");
+}
+std::string bad_params(const std::string& id) {
+  return error_reply(id, -32602, "Invalid params: params must be an object");
+}
 std::string led_written(const std::string& id, bool value) {
-  return R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":{"pin":2,"name":"led","value":)" + (value ? "true" : "false") + "}}";
+  return R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":{"pin":2,"name":"led","value":)" + (value ? "true" : "false") +
+         "}}";
 }
 std::string write_led(const std::string& id_member) {
   return R"({"jsonrpc":"2.0",)" + id_member + R"("method":"gpio_write","params":{"pin":2,"value":true}})";
@@ -70,7 +78,8 @@ const MalformedCase kCases[] = {
      led_written("18446744073709551615", true)},
     {"NullIdIsARequestAndGetsAReply", write_led(R"("id":null,)"), led_written("null", true)},
     // Params.
-    {"ParamsArrayIsInvalidParams", R"({"jsonrpc":"2.0","id":7,"method":"gpio_write","params":[2,true]})", bad_params("7")},
+    {"ParamsArrayIsInvalidParams", R"({"jsonrpc":"2.0","id":7,"method":"gpio_write","params":[2,true]})",
+     bad_params("7")},
     {"ParamsStringIsInvalidParams", R"({"jsonrpc":"2.0","id":8,"method":"get_info","params":"all"})", bad_params("8")},
     // Notifications: never a reply, whatever happens.
     {"NotificationGetsNoReply", write_led(""), std::nullopt},
@@ -83,13 +92,16 @@ const MalformedCase kCases[] = {
     {"BatchMixingRequestNotificationAndInvalidElementAnswersRequestAndInvalidElement",
      "[" + write_led(R"("id":10,)") + "," + write_led("") + ",5]",
      "[" + led_written("10", true) + "," + not_an_object() + "]"},
-    {"BatchOfOnlyNotificationsGetsNoReplyAtAll", "[" + write_led("") + "," + R"({"jsonrpc":"2.0","method":"get_info"})" + "]",
-     std::nullopt},
-    {"BatchOfMoreThan1000ElementsIsAnInvalidRequest", "[" + [] {
-       std::string elements = "1";
-       for (int i = 1; i < 1001; ++i) elements += ",1";
-       return elements;
-     }() + "]",
+    {"BatchOfOnlyNotificationsGetsNoReplyAtAll",
+     "[" + write_led("") + "," + R"({"jsonrpc":"2.0","method":"get_info"})" + "]", std::nullopt},
+    {"BatchOfMoreThan1000ElementsIsAnInvalidRequest",
+     "[" +
+         [] {
+           std::string elements = "1";
+           for (int i = 1; i < 1001; ++i) elements += ",1";
+           return elements;
+         }() +
+         "]",
      error_reply("null", -32600, "Invalid request: batch of 1001 exceeds 1000")},
     // The examples of the JSON-RPC 2.0 specification.
     {"SpecExampleInvalidRequestObjectGetsNullIdError", R"({"jsonrpc": "2.0", "method": 1, "params": "bar"})",
@@ -97,14 +109,15 @@ const MalformedCase kCases[] = {
     {"SpecExampleInvalidBatchGetsOneErrorPerElement", "[1,2,3]",
      "[" + not_an_object() + "," + not_an_object() + "," + not_an_object() + "]"},
     {"SpecExampleInvalidJsonBatchIsOneParseError",
-     R"([{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},{"jsonrpc": "2.0", "method")", parse_error()},
+     R"([{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},{"jsonrpc": "2.0", "method")",
+     parse_error()},
     // Nesting.
     {"JsonNestedDeeperThan64LevelsIsAnInvalidRequest", nested_arrays(65),
      error_reply("null", -32600, "Invalid request: JSON nested deeper than 64 levels")},
     {"JsonNested64LevelsIsStillHandledAsABatch", nested_arrays(64), "[" + not_an_object() + "]"},
     {"BracketsInsideStringsDoNotCountAsNesting",
-     R"({"jsonrpc":"2.0","id":11,"method":"gpio_write","params":{"pin":2,"value":true},"note":")" +
-         nested_arrays(70) + R"("})",
+     R"({"jsonrpc":"2.0","id":11,"method":"gpio_write","params":{"pin":2,"value":true},"note":")" + nested_arrays(70) +
+         R"("})",
      led_written("11", true)},
     {"EscapedQuotesInsideStringsDoNotEndThem",
      R"({"jsonrpc":"2.0","id":12,"method":"gpio_write","params":{"pin":2,"value":true},"note":"\"\\\")" +
@@ -138,7 +151,9 @@ TEST_P(MalformedRequest, GetsExactlyTheExpectedReplyAndTheConnectionLivesOn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, MalformedRequest, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<MalformedCase>& info) { return std::string(info.param.name); });
+                         [](const ::testing::TestParamInfo<MalformedCase>& info) {
+                           return std::string(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace mcpud::it

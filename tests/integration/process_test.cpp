@@ -94,7 +94,8 @@ TEST(Process, OnlyAReloadThatChangesTheToolsTellsMcpClients) {
   EXPECT_FALSE(client->read_line(500ms));
 
   // Making a tool user-only changes what clients list.
-  daemon.write_file("mcpud.toml", sim_config_toml({.extra_pins = kRelayPin + "\n[mcp]\nuser_only_tools = [\"gpio_read\"]\n"}));
+  daemon.write_file("mcpud.toml",
+                    sim_config_toml({.extra_pins = kRelayPin + "\n[mcp]\nuser_only_tools = [\"gpio_read\"]\n"}));
   daemon.signal(SIGHUP);
   const auto pushed = client->read_line(5s);
   ASSERT_TRUE(pushed) << "no tools/list_changed after a reload that made gpio_read user-only";
@@ -130,7 +131,8 @@ TEST(Process, AnOverlongUnixSocketPathIsACleanErrorAtStartAndOnReload) {
   const auto config = daemon.write_file("mcpud.toml", sim_config_toml());
   const int port = daemon.start_tcp({"--config", config});
   ASSERT_NE(port, 0);
-  daemon.write_file("mcpud.toml", sim_config_toml() + "\n[unix_socket]\npath = \"/tmp/" + std::string(200, 'p') + "\"\n");
+  daemon.write_file("mcpud.toml",
+                    sim_config_toml() + "\n[unix_socket]\npath = \"/tmp/" + std::string(200, 'p') + "\"\n");
   daemon.signal(SIGHUP);
   ASSERT_TRUE(daemon.wait_for_log("keeping the running configuration")) << daemon.log();
   auto client = LineClient::connect_tcp(port);
@@ -167,7 +169,8 @@ TEST(Process, SighupWithABrokenConfigKeepsTheRunningOne) {
 
 TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {
   DaemonProcess daemon;
-  const auto config = daemon.write_file("good.toml", sim_config_toml({.device = "checked", .limits = "max_clients = 3"}));
+  const auto config =
+      daemon.write_file("good.toml", sim_config_toml({.device = "checked", .limits = "max_clients = 3"}));
   ASSERT_TRUE(daemon.start({"--check-config", config}));
   ASSERT_EQ(daemon.wait_exit(10s), 0);
   const json resolved = json::parse(daemon.stdout_text(), nullptr, false);
@@ -182,7 +185,8 @@ TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {
 TEST(Process, CheckConfigPrintsTheDefaultsABridgeResolvesToo) {
   DaemonProcess daemon;
   const auto config = daemon.write_file(
-      "bridges.toml", "[[bridges]]\nid = \"esp\"\ntcp = \"127.0.0.1:4000\"\n[[bridges]]\nid = \"uno\"\nport = \"/dev/ttyACM0\"\n");
+      "bridges.toml",
+      "[[bridges]]\nid = \"esp\"\ntcp = \"127.0.0.1:4000\"\n[[bridges]]\nid = \"uno\"\nport = \"/dev/ttyACM0\"\n");
   ASSERT_TRUE(daemon.start({"--check-config", config}));
   ASSERT_EQ(daemon.wait_exit(10s), 0) << daemon.log();
   const json bridges = json::parse(daemon.stdout_text(), nullptr, false)["bridges"];

@@ -32,7 +32,8 @@ TEST_F(SerialOverMcp, ConnectSendReadAndDisconnectThroughToolsCall) {
   const std::string id = opened["structuredContent"]["session_id"];
   EXPECT_EQ(opened["structuredContent"]["baud"], 921600);
 
-  EXPECT_EQ(call_tool("serial_send", {{"session_id", id}, {"data", "version"}})["structuredContent"]["bytes_written"], 8);
+  EXPECT_EQ(call_tool("serial_send", {{"session_id", id}, {"data", "version"}})["structuredContent"]["bytes_written"],
+            8);
   EXPECT_EQ(peer.read(8), "version\n");
   ASSERT_TRUE(peer.write("fw 1.2.3\n"));
   const json read = call_tool("serial_read_line", {{"session_id", id}, {"timeout_ms", 5000}});

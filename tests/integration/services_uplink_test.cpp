@@ -497,7 +497,9 @@ TEST_F(ServicesUplink, BadConfigurationIsRefusedWithTheKeyPath) {
   const auto path = daemon_.write_file("mcpud.toml", "[uplink.services]\nserver = \"no-port\"\n");
   ASSERT_TRUE(daemon_.start({"--config", path}));
   EXPECT_EQ(daemon_.wait_exit(), 1);
-  EXPECT_TRUE(contains(daemon_.log(), "uplink.services.server: expected host:port, e.g. ai.example.com:8085, got 'no-port'")) << daemon_.log();
+  EXPECT_TRUE(
+      contains(daemon_.log(), "uplink.services.server: expected host:port, e.g. ai.example.com:8085, got 'no-port'"))
+      << daemon_.log();
 }
 
 }  // namespace

@@ -35,11 +35,14 @@ const char* const kBridgesSchema = R"json({
 std::expected<BridgeConfig, std::string> parse_bridge(const json& j, const std::string& where) {
   BridgeConfig bridge;
   bridge.id = j.at("id").get<std::string>();
-  if (bridge.id.find("__") != std::string::npos) return std::unexpected(where + ".id: must not contain \"__\" (it separates id and tool)");
+  if (bridge.id.find("__") != std::string::npos)
+    return std::unexpected(where + ".id: must not contain \"__\" (it separates id and tool)");
   bridge.port = j.value("port", "");
   bridge.tcp = j.value("tcp", "");
-  if (bridge.port.empty() == bridge.tcp.empty()) return std::unexpected(where + ": give exactly one of port (a serial device) or tcp (host:port)");
-  if (!bridge.port.empty() && bridge.port.front() != '/') return std::unexpected(where + ".port: expected an absolute device path, e.g. /dev/ttyACM0");
+  if (bridge.port.empty() == bridge.tcp.empty())
+    return std::unexpected(where + ": give exactly one of port (a serial device) or tcp (host:port)");
+  if (!bridge.port.empty() && bridge.port.front() != '/')
+    return std::unexpected(where + ".port: expected an absolute device path, e.g. /dev/ttyACM0");
   if (!bridge.tcp.empty() && !io::split_host_port(bridge.tcp)) {
     return std::unexpected(where + ".tcp: expected host:port, e.g. 192.168.1.40:3000");
   }
@@ -57,7 +60,8 @@ std::expected<void, std::string> parse_list(const json& list, std::vector<Bridge
     const auto where = "bridges[" + std::to_string(i) + "]";
     auto bridge = parse_bridge(list[i], where);
     if (!bridge) return std::unexpected(bridge.error());
-    if (!ids.insert(bridge->id).second) return std::unexpected(where + ".id: '" + bridge->id + "' is used by another bridge");
+    if (!ids.insert(bridge->id).second)
+      return std::unexpected(where + ".id: '" + bridge->id + "' is used by another bridge");
     out.push_back(std::move(*bridge));
   }
   return {};

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "mcu_bridge.hpp"
-#include "mcpud/io/udev_monitor.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/io/udev_monitor.hpp"
+#include "mcu_bridge.hpp"
 
 namespace mcpud::bridge {
 

@@ -124,8 +124,7 @@ json fallback_schema(std::string_view tool) {
          {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}}},
         {"pin", "duty"});
   }
-  if (tool == "get_pin_summary" || tool == "get_pin_events")
-    return object_schema({{"pin", pin_number()}}, {"pin"});
+  if (tool == "get_pin_summary" || tool == "get_pin_events") return object_schema({{"pin", pin_number()}}, {"pin"});
   if (tool == "get_pin_buffer") {
     return object_schema(
         {{"pin", pin_number()},

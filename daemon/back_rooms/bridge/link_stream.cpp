@@ -79,7 +79,8 @@ void connect_tcp(asio::io_context& io, const std::string& address, std::uint32_t
     attempt->fail("connect timed out");
   });
   attempt->resolver.async_resolve(
-      host, std::to_string(port), [attempt](boost::system::error_code ec, asio::ip::tcp::resolver::results_type results) {
+      host, std::to_string(port),
+      [attempt](boost::system::error_code ec, asio::ip::tcp::resolver::results_type results) {
         if (ec) return attempt->fail("resolve: " + ec.message());
         asio::async_connect(
             attempt->socket, results, [attempt](boost::system::error_code ec, const asio::ip::tcp::endpoint&) {

@@ -15,7 +15,9 @@ constexpr std::uint32_t kFirstRetryMs = 250;
 }
 
 McuBridge::McuBridge(boost::asio::io_context& io, BridgeConfig config, ToolRegistry& registry, EventHub& events)
-    : io_(io), config_(std::move(config)), registry_(registry),
+    : io_(io),
+      config_(std::move(config)),
+      registry_(registry),
       events_(events),
       timer_(io),
       redial_(io, std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)) {}

@@ -21,12 +21,12 @@
 
 #include "buffer_drain.hpp"
 #include "device_manifest.hpp"
-#include "mcu_link.hpp"
 #include "mcpud/bridge/bridge_config.hpp"
-#include "mcpud/io/redial.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/io/redial.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "mcu_link.hpp"
 
 namespace mcpud::bridge {
 
@@ -99,8 +99,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   // Pins keep their history across reconnects; `present_` lists those the device has now.
   struct RemotePin {
     std::unique_ptr<pins::BoardPin> board;  // name, number, description, sample history
-    std::string type;                        // as the device says ("adc_input", or its own)
-    std::unique_ptr<BufferDrain> drain;      // buffered pins; kept across reconnects to avoid duplicates
+    std::string type;                       // as the device says ("adc_input", or its own)
+    std::unique_ptr<BufferDrain> drain;     // buffered pins; kept across reconnects to avoid duplicates
   };
   std::map<std::string, RemotePin, std::less<>> pins_;
   std::vector<std::string> present_;

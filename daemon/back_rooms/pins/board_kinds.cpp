@@ -3,8 +3,8 @@
 #include "board_kinds.hpp"
 
 #include "linux_pins.hpp"
-#include "sim_pins.hpp"
 #include "mcpud/hal/gpio.hpp"
+#include "sim_pins.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -43,7 +43,8 @@ std::expected<void, std::string> check_pin_for_board(BoardKind board, const std:
       return board == BoardKind::RaspberryPi ? complete_raspberrypi(where, pin) : require_linux_line(where, pin);
     case PinType::AdcInput:
       if (pin.iio.device.empty())
-        return std::unexpected(where + ".iio: an adc_input on board \"" + std::string(board_kind_name(board)) + "\" needs iio = { device, channel }");
+        return std::unexpected(where + ".iio: an adc_input on board \"" + std::string(board_kind_name(board)) +
+                               "\" needs iio = { device, channel }");
       return {};
     case PinType::PwmOutput:
       if (pin.pwm_chip.empty())

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "mcpud/pins/pin_config.hpp"
 #include "mcpud/core/error.hpp"
+#include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
 
@@ -34,7 +34,6 @@ class PinFactory {
 
 // `consumer` labels the GPIO lines mcpud requests (gpioinfo shows it).
 std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std::string& consumer);
-
 
 // Checks that every GPIO line the config names exists, without requesting any.
 std::expected<void, std::string> check_lines_exist(const BoardConfig& board);

@@ -51,7 +51,8 @@ std::expected<void, std::string> check_key_types(const json& j, const std::strin
 std::expected<void, std::string> check_key_board(const json& j, const std::string& where, BoardKind board) {
   const bool sim = board == BoardKind::Sim;
   if (!sim && j.contains("sim"))
-    return std::unexpected(where + ".sim: only used by board \"sim\", not \"" + std::string(board_kind_name(board)) + "\"");
+    return std::unexpected(where + ".sim: only used by board \"sim\", not \"" + std::string(board_kind_name(board)) +
+                           "\"");
   if (!sim) return {};
   for (const char* key : {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio"}) {
     if (j.contains(key))
@@ -63,8 +64,9 @@ std::expected<void, std::string> check_key_board(const json& j, const std::strin
   return {};
 }
 
-constexpr EnumNames<hal::Drive, 3> kDriveNames{
-    {{hal::Drive::PushPull, "push-pull"}, {hal::Drive::OpenDrain, "open-drain"}, {hal::Drive::OpenSource, "open-source"}}};
+constexpr EnumNames<hal::Drive, 3> kDriveNames{{{hal::Drive::PushPull, "push-pull"},
+                                                {hal::Drive::OpenDrain, "open-drain"},
+                                                {hal::Drive::OpenSource, "open-source"}}};
 constexpr EnumNames<hal::Bias, 4> kBiasNames{{{hal::Bias::AsIs, "as-is"},
                                               {hal::Bias::Disabled, "disabled"},
                                               {hal::Bias::PullUp, "pull-up"},
@@ -92,13 +94,9 @@ void parse_line(const json& j, PinConfig& pin) {
 
 void parse_gpio(const json& j, PinConfig& pin) {
   const bool active_low = j.value("active_low", false);
-  pin.gpio_output = {active_low,
-                     enum_value(j, "drive", kDriveNames, hal::Drive::PushPull),
-                     pin.initial};
-  pin.gpio_input = {active_low,
-                    enum_value(j, "bias", kBiasNames, hal::Bias::AsIs),
-                    enum_value(j, "events", kLineEdgeNames, hal::Edges::None),
-                    j.value("debounce_ms", 0u) * 1000u};
+  pin.gpio_output = {active_low, enum_value(j, "drive", kDriveNames, hal::Drive::PushPull), pin.initial};
+  pin.gpio_input = {active_low, enum_value(j, "bias", kBiasNames, hal::Bias::AsIs),
+                    enum_value(j, "events", kLineEdgeNames, hal::Edges::None), j.value("debounce_ms", 0u) * 1000u};
 }
 
 // Line events feed the pin's sampler (edges only, no timer, unless sampling is configured).

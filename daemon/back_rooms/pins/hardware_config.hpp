@@ -14,7 +14,7 @@ namespace mcpud::pins {
 
 // Reads the hardware keys of one pin (already schema-checked) into `pin`, and
 // refuses keys that do not fit the board or the pin's type, naming the key path.
-std::expected<void, std::string> parse_hardware_keys(const nlohmann::json& j, const std::string& where,
-                                                     BoardKind board, PinConfig& pin);
+std::expected<void, std::string> parse_hardware_keys(const nlohmann::json& j, const std::string& where, BoardKind board,
+                                                     PinConfig& pin);
 
 }  // namespace mcpud::pins

@@ -14,8 +14,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr EnumNames<BoardKind, 4> kBoardNames{{
-    {BoardKind::Sim, "sim"}, {BoardKind::RaspberryPi, "raspberrypi"}, {BoardKind::Linux, "linux"}, {BoardKind::None, "none"}}};
+constexpr EnumNames<BoardKind, 4> kBoardNames{{{BoardKind::Sim, "sim"},
+                                               {BoardKind::RaspberryPi, "raspberrypi"},
+                                               {BoardKind::Linux, "linux"},
+                                               {BoardKind::None, "none"}}};
 
 const char* const kPinsSchema = R"json({
   "type": "array",
@@ -119,7 +121,7 @@ void parse_sim(const json& sim, PinConfig& pin) {
   pin.sim_input.level = sim.value("level", false);
   pin.sim_input.loopback_from = sim.value("from", "");
   const std::string wave = sim.value("waveform", "sine");
-  pin.sim_analog.waveform = wave == "constant" ? Wave::Constant
+  pin.sim_analog.waveform = wave == "constant"   ? Wave::Constant
                             : wave == "triangle" ? Wave::Triangle
                             : wave == "noise"    ? Wave::Noise
                                                  : Wave::Sine;
@@ -149,10 +151,11 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
   const bool output = type == hal::PinType::DigitalOutput;
   const bool input = type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput;
   const bool pwm = type == hal::PinType::PwmOutput;
-  for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm},
-                          Rule{"pwm", pwm}, Rule{"sampling", input}, Rule{"sim", input}}) {
+  for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
+                          Rule{"sampling", input}, Rule{"sim", input}}) {
     if (j.contains(rule.key) && !rule.allowed) {
-      return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) + " pin");
+      return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) +
+                             " pin");
     }
   }
   return {};
@@ -194,7 +197,8 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
   std::set<int> numbers;
   for (std::size_t i = 0; i < pins.size(); ++i) {
     const auto where = "pins[" + std::to_string(i) + "]";
-    if (!names.insert(pins[i].name).second) return std::unexpected(where + ".name: '" + pins[i].name + "' is used by another pin");
+    if (!names.insert(pins[i].name).second)
+      return std::unexpected(where + ".name: '" + pins[i].name + "' is used by another pin");
     if (!numbers.insert(pins[i].pin).second) {
       return std::unexpected(where + ".pin: " + std::to_string(pins[i].pin) + " is used by another pin");
     }
@@ -202,9 +206,11 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
   for (std::size_t i = 0; i < pins.size(); ++i) {
     const auto& pin = pins[i];
     if (pin.type != hal::PinType::DigitalInput || pin.sim_input.mode != hal::SimInputSpec::Mode::Loopback) continue;
-    const auto source = std::find_if(pins.begin(), pins.end(), [&](const auto& p) { return p.name == pin.sim_input.loopback_from; });
+    const auto source =
+        std::find_if(pins.begin(), pins.end(), [&](const auto& p) { return p.name == pin.sim_input.loopback_from; });
     if (source == pins.end() || source->type != hal::PinType::DigitalOutput) {
-      return std::unexpected("pins[" + std::to_string(i) + "].sim.from: no digital_output named '" + pin.sim_input.loopback_from + "'");
+      return std::unexpected("pins[" + std::to_string(i) + "].sim.from: no digital_output named '" +
+                             pin.sim_input.loopback_from + "'");
     }
   }
   return {};

@@ -10,25 +10,30 @@
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
-#include "pin_edges.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "pin_edges.hpp"
 #include "sample_push.hpp"
 
 namespace mcpud::pins {
 namespace {
 
 std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 // The value a sampled pin contributes: 0/1 for digital inputs, raw counts for ADC.
 std::optional<double> read_sample(BoardPin& pin) {
   if (pin.input) {
-    if (auto level = pin.input->read()) return *level ? 1.0 : 0.0;
-    else log::debug("sampling", pin.name(), ": ", level.error().message);
+    if (auto level = pin.input->read())
+      return *level ? 1.0 : 0.0;
+    else
+      log::debug("sampling", pin.name(), ": ", level.error().message);
   } else if (pin.adc) {
-    if (auto reading = pin.adc->read()) return static_cast<double>(reading->raw);
-    else log::debug("sampling", pin.name(), ": ", reading.error().message);
+    if (auto reading = pin.adc->read())
+      return static_cast<double>(reading->raw);
+    else
+      log::debug("sampling", pin.name(), ": ", reading.error().message);
   }
   return std::nullopt;
 }
@@ -39,9 +44,12 @@ void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& even
   const auto slice = pin.sampler->events().read(since, pin.sampler->events().capacity());
   for (const auto* entry : slice.entries) {
     const auto& e = entry->item;
-    nlohmann::json data = {{"pin", pin.number()},       {"name", pin.name()},
-                           {"type", event_type_name(e.type)}, {"value", e.value},
-                           {"timestamp_ms", e.timestamp_ms}, {"seq", entry->seq}};
+    nlohmann::json data = {{"pin", pin.number()},
+                           {"name", pin.name()},
+                           {"type", event_type_name(e.type)},
+                           {"value", e.value},
+                           {"timestamp_ms", e.timestamp_ms},
+                           {"seq", entry->seq}};
     if (e.threshold) data["threshold"] = *e.threshold;
     events.publish({EventKind::PinEvent, pin.name(), std::move(data)});
   }
@@ -54,7 +62,8 @@ struct PinSampling::Timers {
     SamplePush push{};  // live samples for subscribers
   };
 
-  Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events) : io(io), pins(pins), events(events), edges(io, pins, events) {}
+  Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events)
+      : io(io), pins(pins), events(events), edges(io, pins, events) {}
 
   void schedule(PinTimer& entry) {
     const auto interval = std::chrono::milliseconds(entry.pin->sampler->options().interval_ms);
@@ -97,7 +106,8 @@ void PinSampling::start() {
   for (auto& pin : timers_->pins.pins()) {
     if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
     timers_->sample(*pin);
-    auto entry = std::make_unique<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
+    auto entry =
+        std::make_unique<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
     entry->timer.expires_at(std::chrono::steady_clock::now());
     timers_->schedule(*entry);
     timers_->timers.push_back(std::move(entry));

@@ -7,8 +7,8 @@
 
 #include <limits>
 
-#include "mcpud/core/log.hpp"
 #include "board_kinds.hpp"
+#include "mcpud/core/log.hpp"
 
 namespace mcpud::pins {
 
@@ -55,7 +55,8 @@ Result<BoardPin*> PinTable::find(const nlohmann::json& pin) {
   BoardPin* found = nullptr;
   // Range-check before narrowing: 2^32 + 2 must not alias pin 2.
   if (pin.is_number_unsigned()) {
-    if (const auto n = pin.get<std::uint64_t>(); n <= std::numeric_limits<int>::max()) found = find(static_cast<int>(n));
+    if (const auto n = pin.get<std::uint64_t>(); n <= std::numeric_limits<int>::max())
+      found = find(static_cast<int>(n));
   } else if (pin.is_number_integer()) {
     const auto n = pin.get<std::int64_t>();
     if (n >= std::numeric_limits<int>::min() && n <= std::numeric_limits<int>::max()) found = find(static_cast<int>(n));
@@ -64,9 +65,8 @@ Result<BoardPin*> PinTable::find(const nlohmann::json& pin) {
     const auto& text = pin.get_ref<const std::string&>();
     found = find(std::string_view(text));
     // "34" names pin 34 where a pin is offered as a string (some hosts send numbers as text).
-    if (!found && !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](unsigned char c) {
-          return std::isdigit(c);
-        }))
+    if (!found && !text.empty() && text.size() <= 9 &&
+        std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
       found = find(std::stoi(text));
   }
   if (found) return found;
@@ -77,7 +77,8 @@ void PinTable::drive_safe_values() {
   for (auto& pin : pins_) {
     const auto& c = pin->config;
     if (pin->output && c.safe_value) {
-      if (auto r = pin->output->write(*c.safe_value); !r) log::warn("pins", c.name, ": safe value not driven: ", r.error().message);
+      if (auto r = pin->output->write(*c.safe_value); !r)
+        log::warn("pins", c.name, ": safe value not driven: ", r.error().message);
     }
     if (pin->pwm && c.safe_duty) {
       const auto frequency = pin->pwm->state().frequency_hz;

@@ -17,8 +17,9 @@ const json kPinNumber = {{"type", "integer"}, {"description", "Pin number"}};
 // Sampled pins are addressed by number or by name, in two properties of one
 // type each: hosts that read one type per property see both.
 const json kSampledPinNumber = {{"type", "integer"}, {"description", "Pin number (or give name instead)"}};
-const json kPinName = {{"type", "string"},
-                       {"description", "Pin name, e.g. \"temp\" or a bridged device's \"uno__sensor\" (or give pin instead)"}};
+const json kPinName = {
+    {"type", "string"},
+    {"description", "Pin name, e.g. \"temp\" or a bridged device's \"uno__sensor\" (or give pin instead)"}};
 
 // The pin that `pin` (a number) and/or `name` address; both must agree.
 Result<BoardPin*> addressed_pin(PinTable& pins, const json& args) {
@@ -60,15 +61,17 @@ json pin_output(json more) {
 }
 // get_pin_buffer and get_pin_events name the pin, and say why when nothing is kept.
 json history_output(const char* entries, json entry) {
-  json properties = {{"pin", kString},       {entries, {{"type", "array"}, {"items", std::move(entry)}}},
-                     {"count", kInteger},    {"first_seq", kInteger},
+  json properties = {{"pin", kString},         {entries, {{"type", "array"}, {"items", std::move(entry)}}},
+                     {"count", kInteger},      {"first_seq", kInteger},
                      {"next_since", kInteger}, {"last_seq", kInteger},
-                     {"lost", kInteger},     {"reason", kString}};
+                     {"lost", kInteger},       {"reason", kString}};
   return output_schema(std::move(properties), {"pin"});
 }
 
 json object_schema(json properties, json required) {
-  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
+  return {{"type", "object"},
+          {"properties", std::move(properties)},
+          {"required", std::move(required)},
           {"additionalProperties", false}};
 }
 
@@ -78,17 +81,18 @@ Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view too
   auto pin = pins.find(args.at("pin"));
   if (!pin) return pin;
   if (!(*pin)->device.empty()) {
-    return std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: '" + (*pin)->name() + "' is on bridged device '" +
-                                                                       (*pin)->device + "': call " + (*pin)->device + "__" +
-                                                                       std::string(tool) + " with pin " + std::to_string((*pin)->number())));
+    return std::unexpected(Error::domain(
+        DomainError::PinNotFound, "Pin not found: '" + (*pin)->name() + "' is on bridged device '" + (*pin)->device +
+                                      "': call " + (*pin)->device + "__" + std::string(tool) + " with pin " +
+                                      std::to_string((*pin)->number())));
   }
   if (std::find(allowed.begin(), allowed.end(), (*pin)->type()) != allowed.end()) return pin;
   std::string wanted;
   for (const auto type : allowed) wanted += (wanted.empty() ? "" : " or ") + std::string(hal::pin_type_name(type));
-  return std::unexpected(Error::domain(DomainError::WrongPinType,
-                                       "Wrong pin type: pin " + std::to_string((*pin)->number()) + " (" + (*pin)->name() +
-                                           ") is " + std::string(hal::pin_type_name((*pin)->type())) + "; " +
-                                           std::string(tool) + " needs " + wanted));
+  return std::unexpected(Error::domain(
+      DomainError::WrongPinType, "Wrong pin type: pin " + std::to_string((*pin)->number()) + " (" + (*pin)->name() +
+                                     ") is " + std::string(hal::pin_type_name((*pin)->type())) + "; " +
+                                     std::string(tool) + " needs " + wanted));
 }
 
 Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError kind) {
@@ -144,8 +148,11 @@ ToolResult pwm_write(PinTable& pins, const json& args) {
   hal::PwmState state = (*pin)->pwm->state();
   state.duty = duty / 255.0;
   if (args.contains("frequency_hz")) state.frequency_hz = args["frequency_hz"].get<std::uint32_t>();
-  if (auto set = (*pin)->pwm->set(state); !set) return std::unexpected(hal_failure(**pin, set.error(), DomainError::WriteError));
-  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"duty", duty},
+  if (auto set = (*pin)->pwm->set(state); !set)
+    return std::unexpected(hal_failure(**pin, set.error(), DomainError::WriteError));
+  return json{{"pin", (*pin)->number()},
+              {"name", (*pin)->name()},
+              {"duty", duty},
               {"frequency_hz", (*pin)->pwm->state().frequency_hz}};
 }
 
@@ -154,7 +161,9 @@ ToolResult adc_read(PinTable& pins, const json& args) {
   if (!pin) return std::unexpected(pin.error());
   auto reading = (*pin)->adc->read();
   if (!reading) return std::unexpected(hal_failure(**pin, reading.error(), DomainError::ReadError));
-  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"value", reading->raw},
+  return json{{"pin", (*pin)->number()},
+              {"name", (*pin)->name()},
+              {"value", reading->raw},
               {"volts", round_significant(reading->millivolts / 1000.0)}};
 }
 
@@ -163,11 +172,18 @@ ToolResult get_pin_summary(PinTable& pins, const json& args) {
   if (!pin) return std::unexpected(pin.error());
   const PinSampler* sampler = (*pin)->sampler.get();
   if (!sampler || !sampler->options().summary) {
-    return std::unexpected(Error::domain(DomainError::SamplingNotEnabled, "Summary not enabled for this pin: " + (*pin)->name()));
+    return std::unexpected(
+        Error::domain(DomainError::SamplingNotEnabled, "Summary not enabled for this pin: " + (*pin)->name()));
   }
   const auto& s = sampler->summary();
-  return json{{"pin", (*pin)->number()}, {"name", (*pin)->name()}, {"latest", s.latest}, {"min", s.min},
-              {"max", s.max}, {"avg", round3(s.mean)}, {"samples", s.count}, {"latest_timestamp_ms", s.latest_timestamp_ms}};
+  return json{{"pin", (*pin)->number()},
+              {"name", (*pin)->name()},
+              {"latest", s.latest},
+              {"min", s.min},
+              {"max", s.max},
+              {"avg", round3(s.mean)},
+              {"samples", s.count},
+              {"latest_timestamp_ms", s.latest_timestamp_ms}};
 }
 
 // The part of a sequenced read every drainable reply carries.
@@ -185,10 +201,12 @@ ToolResult get_pin_buffer(PinTable& pins, const json& args) {
   if (!pin) return std::unexpected(pin.error());
   const PinSampler* sampler = (*pin)->sampler.get();
   if (!sampler || sampler->options().buffer_size == 0) {
-    return json{{"pin", (*pin)->name()}, {"buffer_available", false}, {"reason", "no sample buffer configured for this pin"}};
+    return json{
+        {"pin", (*pin)->name()}, {"buffer_available", false}, {"reason", "no sample buffer configured for this pin"}};
   }
   const auto since = args.at("since").get<std::uint64_t>();
-  const auto limit = args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
+  const auto limit =
+      args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
   const auto slice = sampler->buffer().read(since, limit);
   json values = json::array();
   json timestamps = json::array();
@@ -196,7 +214,8 @@ ToolResult get_pin_buffer(PinTable& pins, const json& args) {
     values.push_back(entry->item.value);
     timestamps.push_back(entry->item.timestamp_ms);
   }
-  json reply = {{"pin", (*pin)->name()}, {"values", std::move(values)}, {"interval_ms", sampler->options().interval_ms}};
+  json reply = {
+      {"pin", (*pin)->name()}, {"values", std::move(values)}, {"interval_ms", sampler->options().interval_ms}};
   if (args.at("timestamps").get<bool>()) reply["timestamps_ms"] = std::move(timestamps);
   add_cursor(reply, slice, since, sampler->buffer().last_seq());
   return reply;
@@ -207,16 +226,20 @@ ToolResult get_pin_events(PinTable& pins, const json& args) {
   if (!pin) return std::unexpected(pin.error());
   const PinSampler* sampler = (*pin)->sampler.get();
   if (!sampler || !sampler->options().events_enabled()) {
-    return json{{"pin", (*pin)->name()}, {"events", json::array()}, {"events_available", false},
+    return json{{"pin", (*pin)->name()},
+                {"events", json::array()},
+                {"events_available", false},
                 {"reason", "no thresholds or edges configured for this pin"}};
   }
   const auto since = args.at("since").get<std::uint64_t>();
-  const auto limit = args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
+  const auto limit =
+      args.contains("limit") ? args["limit"].get<std::size_t>() : std::numeric_limits<std::size_t>::max();
   const auto slice = sampler->events().read(since, limit);
   json events = json::array();
   for (const auto* entry : slice.entries) {
     const auto& e = entry->item;
-    json event = {{"seq", entry->seq}, {"type", event_type_name(e.type)}, {"value", e.value}, {"timestamp_ms", e.timestamp_ms}};
+    json event = {
+        {"seq", entry->seq}, {"type", event_type_name(e.type)}, {"value", e.value}, {"timestamp_ms", e.timestamp_ms}};
     if (e.threshold) event["threshold"] = *e.threshold;
     events.push_back(std::move(event));
   }
@@ -232,8 +255,8 @@ struct Announce {
   EventHub* events = nullptr;
 };
 
-void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
-         json output, PinToolFn fn, bool read_only, Announce announce = {}) {
+void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema, json output,
+         PinToolFn fn, bool read_only, Announce announce = {}) {
   auto tool = make_tool(kPinToolsOwner, std::move(name), std::move(description), std::move(schema), std::move(output),
                         read_only);
   if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
@@ -256,8 +279,11 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
 json cursor_properties() {
   return {{"pin", kSampledPinNumber},
           {"name", kPinName},
-          {"since", {{"type", "integer"}, {"minimum", 0}, {"default", 0},
-                     {"description", "Return only entries with a sequence number above this (next_since of the last reply)"}}},
+          {"since",
+           {{"type", "integer"},
+            {"minimum", 0},
+            {"default", 0},
+            {"description", "Return only entries with a sequence number above this (next_since of the last reply)"}}},
           {"limit", {{"type", "integer"}, {"minimum", 1}, {"description", "At most this many entries, oldest first"}}}};
 }
 
@@ -266,46 +292,59 @@ json cursor_properties() {
 void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events) {
   ToolRegistry::Batch batch(registry);
   add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
-      object_schema({{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
-                    {"pin", "value"}),
+      object_schema(
+          {{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
+          {"pin", "value"}),
       pin_output({{"value", kBoolean}}), gpio_write, false, {events});
   add(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
       object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kBoolean}}), gpio_read, true);
   add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
-      object_schema({{"pin", kPinNumber},
-                     {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
-                     {"frequency_hz", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
-                    {"pin", "duty"}),
+      object_schema(
+          {{"pin", kPinNumber},
+           {"duty",
+            {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
+           {"frequency_hz",
+            {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
+          {"pin", "duty"}),
       pin_output({{"duty", kInteger}, {"frequency_hz", kNumber}}), pwm_write, false, {events});
   add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
       object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
       true);
 
   // Bridged devices' buffered pins are read through these tools too.
-  const bool any_sampled = pins.has_foreign() ||
-                           std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sampler != nullptr; });
+  const bool any_sampled = pins.has_foreign() || std::any_of(pins.pins().begin(), pins.pins().end(),
+                                                             [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
-  add(registry, pins, "get_pin_summary", "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
+  add(registry, pins, "get_pin_summary",
+      "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
       object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
-      pin_output({{"latest", kNumber}, {"min", kNumber}, {"max", kNumber}, {"avg", kNumber}, {"samples", kInteger},
+      pin_output({{"latest", kNumber},
+                  {"min", kNumber},
+                  {"max", kNumber},
+                  {"avg", kNumber},
+                  {"samples", kInteger},
                   {"latest_timestamp_ms", kInteger}}),
       get_pin_summary, true);
   auto buffer_properties = cursor_properties();
-  buffer_properties["timestamps"] = {{"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
+  buffer_properties["timestamps"] = {
+      {"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
   add(registry, pins, "get_pin_buffer",
       "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read only new samples",
       object_schema(std::move(buffer_properties), json::array()), history_output("values", kNumber), get_pin_buffer,
       true);
   add(registry, pins, "get_pin_events",
-      "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read only new ones",
-      object_schema(cursor_properties(), json::array()), history_output("events", {{"type", "object"}}),
-      get_pin_events, true);
+      "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read "
+      "only new ones",
+      object_schema(cursor_properties(), json::array()), history_output("events", {{"type", "object"}}), get_pin_events,
+      true);
 }
 
 json describe_pins(const PinTable& pins) {
   json out = json::array();
   for (const auto& pin : pins.pins()) {
-    json entry = {{"pin", pin->number()}, {"name", pin->name()}, {"type", hal::pin_type_name(pin->type())},
+    json entry = {{"pin", pin->number()},
+                  {"name", pin->name()},
+                  {"type", hal::pin_type_name(pin->type())},
                   {"description", pin->config.description}};
     if (pin->sampler) {
       const auto& o = pin->sampler->options();

@@ -59,7 +59,9 @@ void add_exec(ToolRegistry& registry, SerialService& service) {
       registry, "serial_exec",
       "Send a command, then read its answer until `expect` appears or the line goes quiet, within timeout_ms",
       parts::object(properties, {"session_id", "command"}),
-      read_output({{"bytes_written", {{"type", "integer"}}}, {"discarded_bytes", {{"type", "integer"}}}, {"matched", {{"type", "boolean"}}}}),
+      read_output({{"bytes_written", {{"type", "integer"}}},
+                   {"discarded_bytes", {{"type", "integer"}}},
+                   {"matched", {{"type", "boolean"}}}}),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           if (args.contains("expect")) args.erase("quiet_ms");  // the schema default must not hide expect
@@ -141,8 +143,7 @@ void add_set_lines(ToolRegistry& registry, SerialService& service) {
       registry, "serial_set_lines",
       "Set DTR/RTS, pulse one (reset), send a break, and optionally capture what the board prints next, in one "
       "call",
-      parts::object(properties, {"session_id"}),
-      output_schema(json::object()),
+      parts::object(properties, {"session_id"}), output_schema(json::object()),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const bool capture = args.contains("capture_ms") || args.contains("until");

@@ -52,8 +52,7 @@ void add_read(ToolRegistry& registry, SerialService& service) {
   add_tool(
       registry, "serial_read",
       "Read buffered or arriving bytes; waits up to timeout_ms for the first one (timed_out when none came)",
-      parts::object(properties, {"session_id"}),
-      read_output(),
+      parts::object(properties, {"session_id"}), read_output(),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const auto encoding = encoding_arg(args);
@@ -75,8 +74,7 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
   add_tool(
       registry, "serial_read_line",
       "Read one line (up to \"\\n\", returned without \"\\r\\n\"); line_complete false on timeout or max_bytes",
-      std::move(schema),
-      read_output({{"line_complete", {{"type", "boolean"}}}}),
+      std::move(schema), read_output({{"line_complete", {{"type", "boolean"}}}}),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const auto encoding = encoding_arg(args);
@@ -116,8 +114,7 @@ void add_read_until(ToolRegistry& registry, SerialService& service) {
       registry, "serial_read_until",
       "Read until a literal or regex pattern appears (matched true), or until timeout or max_bytes (matched "
       "false, with what came)",
-      parts::object(properties, {"session_id", "pattern"}),
-      read_output({{"matched", {{"type", "boolean"}}}}),
+      parts::object(properties, {"session_id", "pattern"}), read_output({{"matched", {{"type", "boolean"}}}}),
       [&service](json args, ToolReply reply) {
         with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           auto pattern = pattern_arg(args, "pattern");

@@ -91,7 +91,7 @@ Result<std::shared_ptr<SerialSession>> SerialService::open(const OpenRequest& re
   auto opened = io::open_serial_port(port, request.settings);
   if (!opened) return std::unexpected(opened.error());
   const auto baud = opened->settings.baud;
-  SessionOptions options{new_session_id(), port, device, opened->settings, request.timeout, request.newline,
+  SessionOptions options{new_session_id(),    port, device, opened->settings, request.timeout, request.newline,
                          request.buffer_bytes};
   auto session = std::make_shared<SerialSession>(io_, std::move(opened->fd), std::move(options), events_);
   session->start();

@@ -15,8 +15,8 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/write.hpp>
 
-#include "mcpud/core/call_cancellation.hpp"
 #include "encoding.hpp"
+#include "mcpud/core/call_cancellation.hpp"
 #include "mcpud/serial/serial_log.hpp"
 
 namespace mcpud::serial {

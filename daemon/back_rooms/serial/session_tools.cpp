@@ -2,9 +2,9 @@
 // Finding ports and opening, listing, flushing and closing sessions.
 #include <chrono>
 
+#include "mcpud/core/enum_names.hpp"
 #include "mcpud/serial/serial_tools.hpp"
 #include "tool_arguments.hpp"
-#include "mcpud/core/enum_names.hpp"
 
 namespace mcpud::serial {
 namespace {
@@ -153,7 +153,9 @@ void add_connect(ToolRegistry& registry, SerialService& service) {
       registry, "serial_connect",
       "Open a serial port exclusively; a background reader buffers everything it receives from now on",
       parts::object(properties, {"port"}),
-      output_schema({{"session_id", {{"type", "string"}}}, {"port", {{"type", "string"}}}, {"baud", {{"type", "integer"}}}}, {"session_id"}),
+      output_schema(
+          {{"session_id", {{"type", "string"}}}, {"port", {{"type", "string"}}}, {"baud", {{"type", "integer"}}}},
+          {"session_id"}),
       [&service](json args, ToolReply reply) {
         auto request = open_request(args, service.config());
         if (!request) return reply(std::unexpected(request.error()));

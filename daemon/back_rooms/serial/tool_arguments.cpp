@@ -92,9 +92,14 @@ json output_schema(json properties, json required) {
 json read_output(json more) {
   const json integer = {{"type", "integer"}};
   const json boolean = {{"type", "boolean"}};
-  json properties = {{"data", {{"type", "string"}}}, {"bytes_read", integer},     {"timed_out", boolean},
-                     {"ended", {{"type", "string"}}}, {"encoding", {{"type", "string"}}}, {"invalid_utf8", boolean},
-                     {"bytes_lost", integer},          {"device_disconnected", boolean}};
+  json properties = {{"data", {{"type", "string"}}},
+                     {"bytes_read", integer},
+                     {"timed_out", boolean},
+                     {"ended", {{"type", "string"}}},
+                     {"encoding", {{"type", "string"}}},
+                     {"invalid_utf8", boolean},
+                     {"bytes_lost", integer},
+                     {"device_disconnected", boolean}};
   properties.update(more);
   return output_schema(std::move(properties), {"data", "bytes_read", "timed_out"});
 }

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mcpud/core/tool_registry.hpp"
 #include "encoding.hpp"
+#include "mcpud/core/tool_registry.hpp"
 #include "mcpud/serial/serial_service.hpp"
 #include "mcpud/serial/serial_tools.hpp"
 

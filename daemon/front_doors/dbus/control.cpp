@@ -10,8 +10,8 @@
 #include <cctype>
 #include <map>
 
-#include "mcpud/dbus/variant_json.hpp"
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/dbus/variant_json.hpp"
 
 namespace mcpud::dbus {
 namespace {
@@ -214,13 +214,14 @@ void Control::serial_sessions(BusReply<std::vector<SessionRow>> reply) const {
     reply(std::vector<SessionRow>{});  // no serial tool set: no sessions
     return;
   }
-  registry_.call(Caller{.door = "dbus"}, kSerialListTool, json::object(), [reply = std::move(reply)](ToolResult result) {
-    if (!result) {
-      reply(std::unexpected(to_bus_error(result.error())));
-      return;
-    }
-    reply(session_rows(*result));
-  });
+  registry_.call(Caller{.door = "dbus"}, kSerialListTool, json::object(),
+                 [reply = std::move(reply)](ToolResult result) {
+                   if (!result) {
+                     reply(std::unexpected(to_bus_error(result.error())));
+                     return;
+                   }
+                   reply(session_rows(*result));
+                 });
 }
 
 BusResult<void> Control::reload() const {

@@ -10,9 +10,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "mcpud/dbus/sdbus_compat.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/dbus/sdbus_compat.hpp"
 
 namespace mcpud::dbus {
 

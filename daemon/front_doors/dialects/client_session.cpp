@@ -19,14 +19,13 @@ struct UriKind {
   bool per_source = true;  // the event's source completes the URI; else the prefix is the URI
 };
 // Events that update a resource, and the URI (prefix) of that resource.
-constexpr std::array kUriKinds = {
-    UriKind{EventKind::PinEvent, "mcpu://pins/"},
-    UriKind{EventKind::PinChanged, "mcpu://pins/"},
-    UriKind{EventKind::SerialData, "mcpu://serial/"},
-    UriKind{EventKind::ToolPolled, "mcpu://tools/"},
-    UriKind{EventKind::PinSampled, "mcpu://samples/"},
-    UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
-    UriKind{EventKind::LogLine, "mcpu://daemon/log", false}};
+constexpr std::array kUriKinds = {UriKind{EventKind::PinEvent, "mcpu://pins/"},
+                                  UriKind{EventKind::PinChanged, "mcpu://pins/"},
+                                  UriKind{EventKind::SerialData, "mcpu://serial/"},
+                                  UriKind{EventKind::ToolPolled, "mcpu://tools/"},
+                                  UriKind{EventKind::PinSampled, "mcpu://samples/"},
+                                  UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
+                                  UriKind{EventKind::LogLine, "mcpu://daemon/log", false}};
 
 bool names(const UriKind& entry, std::string_view uri) {
   if (!entry.per_source) return uri == entry.prefix;

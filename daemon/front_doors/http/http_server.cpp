@@ -12,9 +12,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
-#include "mcpud/core/log.hpp"
 #include "http_policy.hpp"
 #include "http_session.hpp"
+#include "mcpud/core/log.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
 #include "mcpud/web/assets.hpp"
@@ -251,23 +251,23 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void watch_peer_while_waiting() {
     watching_peer_ = true;
     const auto generation = ++watch_generation_;
-    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(),
-                                                         generation](boost::system::error_code ec) {
-      if (generation != self->watch_generation_ || !self->watching_peer_ || self->closed_) return;
-      self->watching_peer_ = false;
-      if (ec) return self->close();
-      char probe;
-      boost::system::error_code peek_error;
-      const auto n = self->stream_.socket().receive(boost::asio::buffer(&probe, 1),
-                                                    tcp::socket::message_peek, peek_error);
-      if (peek_error == boost::asio::error::would_block) return self->watch_peer_while_waiting();
-      if (peek_error || n == 0) {
-        log::debug("http", self->peer_, ": client left while its call was pending");
-        self->cancel_pending_calls();
-        return self->close();
-      }
-      // Bytes of a pipelined request: they wait in the socket for read_request.
-    });
+    stream_.socket().async_wait(
+        tcp::socket::wait_read, [self = shared_from_this(), generation](boost::system::error_code ec) {
+          if (generation != self->watch_generation_ || !self->watching_peer_ || self->closed_) return;
+          self->watching_peer_ = false;
+          if (ec) return self->close();
+          char probe;
+          boost::system::error_code peek_error;
+          const auto n =
+              self->stream_.socket().receive(boost::asio::buffer(&probe, 1), tcp::socket::message_peek, peek_error);
+          if (peek_error == boost::asio::error::would_block) return self->watch_peer_while_waiting();
+          if (peek_error || n == 0) {
+            log::debug("http", self->peer_, ": client left while its call was pending");
+            self->cancel_pending_calls();
+            return self->close();
+          }
+          // Bytes of a pipelined request: they wait in the socket for read_request.
+        });
   }
 
   // The POST's calls have nobody to answer to: stop what they wait for (a serial
@@ -451,11 +451,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   bool streaming_ = false;
   io::OutgoingBytes outgoing_;  // the event stream's bytes
   bool write_active_ = false;
-  bool awaiting_reply_ = false;  // a POST's call has not answered yet
+  bool awaiting_reply_ = false;                    // a POST's call has not answered yet
   std::weak_ptr<McpHttpSession> pending_session_;  // whose requests those are
-  std::vector<nlohmann::json> pending_ids_;         // the POST's request ids
-  bool watching_peer_ = false;   // watch_peer_while_waiting has a wait pending
-  unsigned watch_generation_ = 0;  // tells a cancelled wait from the current one
+  std::vector<nlohmann::json> pending_ids_;        // the POST's request ids
+  bool watching_peer_ = false;                     // watch_peer_while_waiting has a wait pending
+  unsigned watch_generation_ = 0;                  // tells a cancelled wait from the current one
   bool closed_ = false;
 };
 

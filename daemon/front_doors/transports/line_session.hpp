@@ -10,14 +10,14 @@
 #include <string>
 
 #include <boost/asio/buffer.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
+#include "mcpud/core/error.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/line_framer.hpp"
 #include "mcpud/core/log.hpp"
-#include "mcpud/core/error.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
 #include "mcpud/transports/session.hpp"
 
@@ -26,9 +26,7 @@ namespace mcpud::transports {
 // Owned by a SessionSet through shared_ptr; pending operations hold a reference
 // too, so the object outlives its last completion handler. Event loop only.
 template <class Stream>
-class LineSession final : public Session,
-                          public rpc::Client,
-                          public std::enable_shared_from_this<LineSession<Stream>> {
+class LineSession final : public Session, public rpc::Client, public std::enable_shared_from_this<LineSession<Stream>> {
  public:
   using ClosedHandler = std::function<void(Session&)>;
 
@@ -78,10 +76,9 @@ class LineSession final : public Session,
 
  private:
   void read_more() {
-    stream_.async_read_some(boost::asio::buffer(read_buffer_),
-                            [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                              self->on_read(ec, n);
-                            });
+    stream_.async_read_some(
+        boost::asio::buffer(read_buffer_),
+        [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) { self->on_read(ec, n); });
   }
 
   void on_read(boost::system::error_code ec, std::size_t n) {
@@ -97,7 +94,8 @@ class LineSession final : public Session,
       if (auto self = weak.lock()) self->send(reply);
     };
     framer_.feed(
-        std::string_view(read_buffer_.data(), n), [&](std::string_view line) { engine_.handle_line(line, *this, respond); },
+        std::string_view(read_buffer_.data(), n),
+        [&](std::string_view line) { engine_.handle_line(line, *this, respond); },
         [&] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); });
     if (!closed_) read_more();
   }
@@ -105,10 +103,9 @@ class LineSession final : public Session,
   void write_more() {
     write_active_ = true;
     const auto bytes = outgoing_.next();
-    boost::asio::async_write(stream_, boost::asio::buffer(bytes.data(), bytes.size()),
-                             [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                               self->on_written(ec, n);
-                             });
+    boost::asio::async_write(
+        stream_, boost::asio::buffer(bytes.data(), bytes.size()),
+        [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) { self->on_written(ec, n); });
   }
 
   void on_written(boost::system::error_code ec, std::size_t n) {
@@ -145,8 +142,10 @@ class LineSession final : public Session,
 // just see a reset). Never blocks: what does not fit in the socket is dropped.
 template <class Socket>
 void refuse_client(Socket& socket, std::size_t max_clients) {
-  const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
-                                                                  "Too many clients (limit " + std::to_string(max_clients) + ")")) + "\n";
+  const auto refusal =
+      rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
+                                                 "Too many clients (limit " + std::to_string(max_clients) + ")")) +
+      "\n";
   boost::system::error_code ignored;
   socket.non_blocking(true, ignored);
   socket.write_some(boost::asio::buffer(refusal), ignored);
@@ -162,12 +161,13 @@ void admit_client(Socket socket, const std::string& peer, const std::string& tra
     log::info(transport, peer, ": refused, ", limits.max_clients, " clients already connected");
     return;
   }
-  auto session = std::make_shared<LineSession<Socket>>(
-      std::move(socket), engine, limits, peer, transport, [&sessions, transport](Session& s) {
-        // The set, not the listener: a session may outlive its listener (reload).
-        log::debug(transport, s.peer(), ": disconnected");
-        sessions.remove(&s);
-      });
+  auto session = std::make_shared<LineSession<Socket>>(std::move(socket), engine, limits, peer, transport,
+                                                       [&sessions, transport](Session& s) {
+                                                         // The set, not the listener: a session may outlive its
+                                                         // listener (reload).
+                                                         log::debug(transport, s.peer(), ": disconnected");
+                                                         sessions.remove(&s);
+                                                       });
   sessions.add(session);
   log::debug(transport, peer, ": connected");
   session->start();

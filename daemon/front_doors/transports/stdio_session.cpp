@@ -2,8 +2,8 @@
 // The stdio client: a LineSession over StdioStream.
 #include "mcpud/transports/stdio_session.hpp"
 
-#include "mcpud/core/log.hpp"
 #include "line_session.hpp"
+#include "mcpud/core/log.hpp"
 #include "stdio_stream.hpp"
 
 namespace mcpud::transports {

@@ -4,17 +4,16 @@
 
 #include <boost/asio/ip/v6_only.hpp>
 
+#include "line_session.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
-#include "line_session.hpp"
 
 namespace mcpud::transports {
 using boost::asio::ip::tcp;
 
 TcpListener::TcpListener(boost::asio::io_context& io, std::string spec, rpc::Engine& engine, SessionSet& sessions,
                          const SessionLimits& limits)
-    : spec_(std::move(spec)), engine_(engine), sessions_(sessions), limits_(limits),
-      acceptor_(io), retry_timer_(io) {}
+    : spec_(std::move(spec)), engine_(engine), sessions_(sessions), limits_(limits), acceptor_(io), retry_timer_(io) {}
 
 std::expected<void, std::string> TcpListener::open() {
   auto endpoint = io::listen_endpoint(spec_);

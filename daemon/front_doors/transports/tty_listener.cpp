@@ -8,9 +8,9 @@
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 
-#include "mcpud/io/port_open.hpp"
-#include "mcpud/core/log.hpp"
 #include "line_session.hpp"
+#include "mcpud/core/log.hpp"
+#include "mcpud/io/port_open.hpp"
 
 namespace mcpud::transports {
 namespace {
@@ -29,7 +29,13 @@ Result<io::UniqueFd> open_port(const std::string& path, std::uint32_t baud) {
 
 TtyListener::TtyListener(boost::asio::io_context& io, std::string path, std::uint32_t baud, rpc::Engine& engine,
                          SessionSet& sessions, const SessionLimits& limits)
-    : io_(io), path_(std::move(path)), baud_(baud), engine_(engine), sessions_(sessions), limits_(limits), retry_timer_(io) {}
+    : io_(io),
+      path_(std::move(path)),
+      baud_(baud),
+      engine_(engine),
+      sessions_(sessions),
+      limits_(limits),
+      retry_timer_(io) {}
 
 TtyListener::~TtyListener() {
   *alive_ = false;

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "mcpud/core/log.hpp"
 #include "line_session.hpp"
+#include "mcpud/core/log.hpp"
 
 namespace mcpud::transports {
 namespace {

@@ -2,8 +2,8 @@
 // The voice-assistant session: hello, MCP envelopes through the engine, goodbye.
 #include "assistant_session.hpp"
 
-#include "mcpud/core/log.hpp"
 #include "assistant_protocol.hpp"
+#include "mcpud/core/log.hpp"
 
 namespace mcpud::uplinks {
 namespace {
@@ -16,11 +16,7 @@ constexpr const char* kLog = "assistant";
 
 AssistantSession::AssistantSession(boost::asio::io_context& io, rpc::Engine& engine, EventHub& events,
                                    SessionOptions options, Observer observer)
-    : engine_(engine),
-      events_(events),
-      options_(std::move(options)),
-      observer_(std::move(observer)),
-      hello_timer_(io) {
+    : engine_(engine), events_(events), options_(std::move(options)), observer_(std::move(observer)), hello_timer_(io) {
   caller = {.door = "assistant", .peer = options_.transport};
   conventions = rpc::McpConventions::VoiceAssistant;
 }

@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <cstring>
 
-#include "ws_url.hpp"
-#include "mcpud/core/log.hpp"
 #include "assistant_protocol.hpp"
 #include "device_identity.hpp"
+#include "mcpud/core/log.hpp"
 #include "mqtt_link.hpp"
 #include "ws_link.hpp"
+#include "ws_url.hpp"
 
 namespace mcpud::uplinks {
 namespace {
@@ -192,8 +192,8 @@ json AssistantUplink::status() const {
   } else {
     out["state"] = "waiting";
     const auto due = redial_.next_attempt().value_or(std::chrono::steady_clock::now());
-    out["retry_in_ms"] =
-        std::max<long long>(0, std::chrono::duration_cast<milliseconds>(due - std::chrono::steady_clock::now()).count());
+    out["retry_in_ms"] = std::max<long long>(
+        0, std::chrono::duration_cast<milliseconds>(due - std::chrono::steady_clock::now()).count());
   }
   if (!last_error_.empty()) out["last_error"] = last_error_;
   return out;

@@ -17,12 +17,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
-#include "mcpud/uplinks/assistant_uplink_config.hpp"
-#include "mcpud/io/redial.hpp"
+#include "assistant_session.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
-#include "assistant_session.hpp"
+#include "mcpud/io/redial.hpp"
+#include "mcpud/uplinks/assistant_uplink_config.hpp"
 #include "message_link.hpp"
 
 namespace mcpud::uplinks {

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mcpud/core/dispatcher.hpp"
 #include "fleet_topics.hpp"
+#include "mcpud/core/dispatcher.hpp"
 
 namespace mcpud::uplinks {
 

@@ -13,8 +13,8 @@ class InternalClient final : public rpc::Client {
 
 }  // namespace
 
-FleetSummaries::FleetSummaries(boost::asio::io_context& io, rpc::Dispatcher& dispatcher,
-                               std::chrono::seconds interval, Publish publish)
+FleetSummaries::FleetSummaries(boost::asio::io_context& io, rpc::Dispatcher& dispatcher, std::chrono::seconds interval,
+                               Publish publish)
     : dispatcher_(dispatcher), interval_(interval), publish_(std::move(publish)), timer_(io) {}
 
 void FleetSummaries::start() {

@@ -2,8 +2,8 @@
 // MQTT fleet mode: JSON-RPC through a broker, retained info and status, events.
 #include "fleet_uplink.hpp"
 
-#include "mcpud/core/log.hpp"
 #include "fleet_info.hpp"
+#include "mcpud/core/log.hpp"
 
 namespace mcpud::uplinks {
 

@@ -17,13 +17,13 @@
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 
-#include "mcpud/uplinks/fleet_uplink_config.hpp"
+#include "fleet_summaries.hpp"
+#include "fleet_topics.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/mqtt/client.hpp"
-#include "fleet_summaries.hpp"
-#include "fleet_topics.hpp"
+#include "mcpud/uplinks/fleet_uplink_config.hpp"
 
 namespace mcpud::uplinks {
 

@@ -251,9 +251,11 @@ void ServicesUplink::start_waiting_calls() {
 void ServicesUplink::start_call(WaitingCall call) {
   ++in_flight_;
   ctx_.registry.call(
-      Caller{.door = "services", .peer = config_.server, .user_tools = config_.user_tools, .refusal = "not offered on this link"},
-      call.method,
-      std::move(call.params),
+      Caller{.door = "services",
+             .peer = config_.server,
+             .user_tools = config_.user_tools,
+             .refusal = "not offered on this link"},
+      call.method, std::move(call.params),
       [weak = weak_from_this(), generation = generation_, call_id = std::move(call.call_id),
        reply_to = std::move(call.reply_to)](ToolResult result) {
         auto self = weak.lock();

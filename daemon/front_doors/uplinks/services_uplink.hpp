@@ -19,11 +19,11 @@
 #include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
-#include "mcpud/uplinks/services_uplink_config.hpp"
-#include "mcpud/io/redial.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
+#include "mcpud/io/redial.hpp"
+#include "mcpud/uplinks/services_uplink_config.hpp"
 #include "start_frame.hpp"
 #include "text_turns.hpp"
 #include "uplink_stream.hpp"

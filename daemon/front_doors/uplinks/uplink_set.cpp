@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
-#include "mcpud/core/log.hpp"
 #include "assistant_uplink.hpp"
 #include "fleet_uplink.hpp"
+#include "mcpud/core/log.hpp"
 #include "services_uplink.hpp"
 
 namespace mcpud::uplinks {
@@ -38,8 +38,7 @@ void UplinkSet::reconcile_services() {
   services_.reset();
   if (!wanted.enabled()) return;
   // Hidden from the AI service like from MCP clients that do not ask for user tools.
-  services_ = std::make_shared<ServicesUplink>(ServicesUplink::Context{ctx_.io, ctx_.registry, ctx_.events},
-                                               wanted);
+  services_ = std::make_shared<ServicesUplink>(ServicesUplink::Context{ctx_.io, ctx_.registry, ctx_.events}, wanted);
   services_->start();
 }
 
@@ -77,7 +76,8 @@ void UplinkSet::reconcile_fleet() {
     return;
   }
   try {
-    FleetContext context{ctx_.io, ctx_.dispatcher, ctx_.engine, ctx_.events, ctx_.max_line_bytes(), device, ctx_.version};
+    FleetContext context{ctx_.io, ctx_.dispatcher, ctx_.engine, ctx_.events, ctx_.max_line_bytes(),
+                         device,  ctx_.version};
     fleet_ = std::make_shared<FleetUplink>(std::move(context), wanted);
     fleet_->start();
   } catch (const std::exception& e) {
@@ -93,7 +93,9 @@ nlohmann::json UplinkSet::status() const {
   if (fleet_) out.push_back({{"kind", "fleet"}, {"server", fleet_->peer()}, {"connected", fleet_->connected()}});
   if (assistant_) {
     auto row = assistant_->client_row();
-    out.push_back({{"kind", "assistant"}, {"server", row ? row->second : ""}, {"connected", row.has_value()},
+    out.push_back({{"kind", "assistant"},
+                   {"server", row ? row->second : ""},
+                   {"connected", row.has_value()},
                    {"status", assistant_->status()}});
   }
   return out;

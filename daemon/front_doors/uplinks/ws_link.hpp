@@ -14,8 +14,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "ws_url.hpp"
 #include "message_link.hpp"
+#include "ws_url.hpp"
 
 namespace mcpud::uplinks {
 

@@ -189,7 +189,8 @@ namespace {
 
 std::size_t count_occurrences(const std::string& haystack, const std::string& needle) {
   std::size_t count = 0;
-  for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + needle.size())) ++count;
+  for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + needle.size()))
+    ++count;
   return count;
 }
 
@@ -197,9 +198,9 @@ std::size_t count_occurrences(const std::string& haystack, const std::string& ne
 
 bool DaemonProcess::wait_for_log(const std::string& text, Deadline deadline, std::size_t times) {
   std::unique_lock lock(mutex_);
-  return changed_.wait_until(lock, deadline.at(),
-                             [&] { return count_occurrences(stderr_, text) >= times || drained_; }) &&
-         count_occurrences(stderr_, text) >= times;
+  return changed_.wait_until(lock, deadline.at(), [&] {
+    return count_occurrences(stderr_, text) >= times || drained_;
+  }) && count_occurrences(stderr_, text) >= times;
 }
 
 std::optional<std::vector<std::string>> DaemonProcess::wait_for_log(const std::regex& pattern, Deadline deadline) {

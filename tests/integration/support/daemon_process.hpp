@@ -46,7 +46,9 @@ class DaemonProcess {
 
   // The per-test temporary directory (exists before start()).
   TempDir& temp_dir() { return dir_; }
-  std::string write_file(const std::string& name, const std::string& contents) { return dir_.write_file(name, contents); }
+  std::string write_file(const std::string& name, const std::string& contents) {
+    return dir_.write_file(name, contents);
+  }
 
   // fork/exec MCPUD_BINARY with `args` (plus --dbus=none unless `args` choose a
   // bus, so tests never touch the machine's system bus). Fails the test (and
@@ -68,7 +70,7 @@ class DaemonProcess {
   std::optional<std::vector<std::string>> wait_for_log(const std::regex& pattern, Deadline deadline = 10s);
   std::size_t count_in_log(const std::string& text) const;
 
-  std::string log() const;     // everything on stderr so far
+  std::string log() const;  // everything on stderr so far
   std::string stdout_text() const;
 
   void signal(int signo) const;

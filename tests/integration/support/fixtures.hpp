@@ -49,7 +49,8 @@ inline ::testing::AssertionResult is_error(const json& reply, int code, const st
     return ::testing::AssertionFailure() << "not an error reply: " << reply.dump();
   }
   const auto& error = reply["error"];
-  if (error.value("code", 0) != code) return ::testing::AssertionFailure() << "expected code " << code << ": " << reply.dump();
+  if (error.value("code", 0) != code)
+    return ::testing::AssertionFailure() << "expected code " << code << ": " << reply.dump();
   if (!error.contains("message") || !error["message"].is_string()) {
     return ::testing::AssertionFailure() << "error without a message: " << reply.dump();
   }

@@ -83,8 +83,8 @@ std::optional<LineClient> LineClient::connect_tcp(int port, Deadline deadline, i
 bool LineClient::send_raw(std::string_view bytes, Deadline deadline) {
   while (!bytes.empty()) {
     if (fd_ < 0) return false;
-    const ssize_t n = is_socket_ ? ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL)
-                                 : ::write(fd_, bytes.data(), bytes.size());
+    const ssize_t n =
+        is_socket_ ? ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) : ::write(fd_, bytes.data(), bytes.size());
     if (n > 0) {
       bytes.remove_prefix(static_cast<std::size_t>(n));
       continue;

@@ -33,7 +33,8 @@ TEST(Config, NestingBeyondTheBoundIsRefusedBeforeParsingButStringsAreNotCounted)
   EXPECT_EQ(error_of("x = " + std::string(100, '[') + std::string(100, ']') + "\n"),
             "test.toml:1: arrays or inline tables nested deeper than 64");
   // Brackets and dots inside strings (escaped quotes, multi-line strings) are text, not nesting.
-  EXPECT_EQ(error_of("device = \"a\\\"" + std::string(100, '[') + "\"\n"), "test.toml: device: is 102 characters long, more than the maximum 64");
+  EXPECT_EQ(error_of("device = \"a\\\"" + std::string(100, '[') + "\"\n"),
+            "test.toml: device: is 102 characters long, more than the maximum 64");
   EXPECT_EQ(error_of("device = '''" + std::string(100, '.') + "'''\n").find("dotted"), std::string::npos);
   EXPECT_EQ(error_of("[mcp]\npage_bytes = 9000 # a.b.c[[[[\n"), "");
 }

@@ -28,7 +28,8 @@ TEST(ServicesUplinkConfig, ErrorsNameTheKey) {
     auto e = parse(toml, "test.toml").error();
     return e.starts_with("test.toml: ") ? e.substr(11) : e;
   };
-  EXPECT_EQ(error("[uplink.services]\nserver = \"host\"\n"), "uplink.services.server: expected host:port, e.g. ai.example.com:8085, got 'host'");
+  EXPECT_EQ(error("[uplink.services]\nserver = \"host\"\n"),
+            "uplink.services.server: expected host:port, e.g. ai.example.com:8085, got 'host'");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\n"),
             "uplink.services.token: missing; give token or token_file (AUTH needs one)");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:99999\"\n"),

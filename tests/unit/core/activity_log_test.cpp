@@ -26,7 +26,9 @@ class ActivityLogTest : public ::testing::Test {
     ASSERT_TRUE(registry.add(std::move(tool)));
     registry.observe_calls(activity);
   }
-  void call(json args, const Caller& caller = {}) { registry.call(caller, "echo", std::move(args), [](ToolResult) {}); }
+  void call(json args, const Caller& caller = {}) {
+    registry.call(caller, "echo", std::move(args), [](ToolResult) {});
+  }
 
   EventHub hub;
   ToolRegistry registry;

@@ -12,10 +12,10 @@ namespace mcpud {
 namespace {
 
 const std::vector<DomainError> kAllDomainErrors = {
-    DomainError::PinNotFound,      DomainError::WrongPinType,  DomainError::SamplingNotEnabled,
-    DomainError::ReadError,        DomainError::WriteError,    DomainError::DeviceDisconnected,
-    DomainError::Timeout,          DomainError::NotAuthorized, DomainError::UnknownSession,
-    DomainError::PortAlreadyInUse, DomainError::OpenError,     DomainError::Busy,
+    DomainError::PinNotFound,      DomainError::WrongPinType,     DomainError::SamplingNotEnabled,
+    DomainError::ReadError,        DomainError::WriteError,       DomainError::DeviceDisconnected,
+    DomainError::Timeout,          DomainError::NotAuthorized,    DomainError::UnknownSession,
+    DomainError::PortAlreadyInUse, DomainError::OpenError,        DomainError::Busy,
     DomainError::TooManyClients,   DomainError::ResourceNotFound, DomainError::InvalidArgument,
     DomainError::DeviceError,
 };

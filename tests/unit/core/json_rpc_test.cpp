@@ -96,7 +96,8 @@ TEST_F(JsonRpcEngine, Cancelled_RequestIsStoppedAndGetsNoResponse) {
   engine.handle_line(R"({"jsonrpc":"2.0","id":"a","method":"stoppable"})", client, collect);
   engine.handle_line(R"({"jsonrpc":"2.0","id":2,"method":"stoppable"})", client, collect);
   EXPECT_EQ(client.in_flight->size(), 2u);
-  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}})", client, collect);
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}})", client,
+                     collect);
   EXPECT_EQ(handler.stopped, 1);
   EXPECT_TRUE(replies.empty()) << "the cancelled request must not be answered";
   EXPECT_EQ(client.in_flight->size(), 1u);
@@ -106,7 +107,8 @@ TEST_F(JsonRpcEngine, Cancelled_RequestIsStoppedAndGetsNoResponse) {
   ASSERT_EQ(replies.size(), 1u);
   EXPECT_EQ(json::parse(replies[0])["id"], 2);
   EXPECT_TRUE(client.in_flight->empty());
-  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})", client, collect);
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})", client,
+                     collect);
   EXPECT_EQ(handler.stopped, 1) << "answered requests are not cancelled";
 }
 

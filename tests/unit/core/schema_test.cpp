@@ -79,9 +79,17 @@ TEST(Schema, Validate_IgnoresKeywordsWithMalformedValues) {
 
 TEST(Schema, Validate_AcceptsValuesOfTheNamedType) {
   const std::vector<std::pair<const char*, json>> cases = {
-      {"null", nullptr}, {"boolean", true}, {"boolean", false}, {"integer", 3},
-      {"integer", -3},   {"integer", 3u},   {"number", 3},       {"number", 2.5},
-      {"string", "x"},   {"array", json::array()},              {"object", json::object()},
+      {"null", nullptr},
+      {"boolean", true},
+      {"boolean", false},
+      {"integer", 3},
+      {"integer", -3},
+      {"integer", 3u},
+      {"number", 3},
+      {"number", 2.5},
+      {"string", "x"},
+      {"array", json::array()},
+      {"object", json::object()},
   };
   for (const auto& [type, value] : cases) {
     EXPECT_EQ(error_of_copy({{"type", type}}, value), "") << type << " " << value.dump();
@@ -341,9 +349,7 @@ TEST(Schema, Validate_ComparesLargeIntegersExactly) {
             "params: 18446744073709551615 is above the maximum 0");
 }
 
-TEST(Schema, Validate_AppliesNumericBoundsOnlyToNumbers) {
-  EXPECT_EQ(error_of_copy({{"minimum", 10}}, "5"), "");
-}
+TEST(Schema, Validate_AppliesNumericBoundsOnlyToNumbers) { EXPECT_EQ(error_of_copy({{"minimum", 10}}, "5"), ""); }
 
 // --- strings ---------------------------------------------------------------------
 
@@ -361,7 +367,7 @@ TEST(Schema, Validate_ChecksStringLength) {
 TEST(Schema, Validate_CountsCodePointsNotBytesForLength) {
   const json schema = {{"maxLength", 3}};
   EXPECT_EQ(error_of_copy(schema, "h\u00e9l"), "");                        // 4 bytes
-  EXPECT_EQ(error_of_copy(schema, "\u65e5\u672c\u8a9e"), "");             // 9 bytes
+  EXPECT_EQ(error_of_copy(schema, "\u65e5\u672c\u8a9e"), "");              // 9 bytes
   EXPECT_EQ(error_of_copy(schema, "\U0001F600\U0001F600\U0001F600"), "");  // 12 bytes
   EXPECT_EQ(error_of_copy(schema, "\u65e5\u672c\u8a9e!"), "params: is 4 characters long, more than the maximum 3");
 }
@@ -374,7 +380,9 @@ TEST(Schema, Validate_MatchesPatternsAsUnanchoredEcmaScriptRegexes) {
       {"ECMAScript class escape", {{"pattern", "^\\d{2}:\\d{2}$"}}, "12:30", ""},
       {"ECMAScript lookahead", {{"pattern", "^(?!gpio)"}}, "gpio4", "params: does not match pattern ^(?!gpio)"},
       {"pin name", {{"pattern", "^[A-Za-z_][A-Za-z0-9_.-]*$"}}, "led.red-1", ""},
-      {"pin name with space", {{"pattern", "^[A-Za-z_][A-Za-z0-9_.-]*$"}}, "led 1",
+      {"pin name with space",
+       {{"pattern", "^[A-Za-z_][A-Za-z0-9_.-]*$"}},
+       "led 1",
        "params: does not match pattern ^[A-Za-z_][A-Za-z0-9_.-]*$"},
   });
 }

@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include "mcpud/dialects/client_session.hpp"
-#include "mcpud/dialects/mcpu_subscribe.hpp"
 #include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/dialects/client_session.hpp"
+#include "mcpud/dialects/mcpu_subscribe.hpp"
 #include "recording_client.hpp"
 
 namespace mcpud::dialects {
@@ -213,10 +213,12 @@ TEST_F(McpDialect, McpuSubscribe_SerialSessionsUseTheSameMechanism) {
 TEST_F(McpDialect, Subscriptions_ToTheActivityDeclareInterestAndNameTheCaller) {
   auto activity = std::make_shared<ActivityLog>(hub);
   registry.observe_calls(activity);
-  call("initialize", {{"protocolVersion", "2025-11-25"}, {"clientInfo", {{"name", "claude-code"}, {"version", "2.1"}}}});
+  call("initialize",
+       {{"protocolVersion", "2025-11-25"}, {"clientInfo", {{"name", "claude-code"}, {"version", "2.1"}}}});
   EXPECT_FALSE(hub.wanted(EventKind::ToolCalled));
-  EXPECT_EQ(call("subscribe", {{"uris", {"mcpu://daemon/activity", "mcpu://samples/light"}}})["result"]["subscribed"].size(),
-            2u);
+  EXPECT_EQ(
+      call("subscribe", {{"uris", {"mcpu://daemon/activity", "mcpu://samples/light"}}})["result"]["subscribed"].size(),
+      2u);
   EXPECT_TRUE(hub.wanted(EventKind::ToolCalled));
   EXPECT_TRUE(hub.wanted(EventKind::PinSampled));
   EXPECT_FALSE(hub.wanted(EventKind::LogLine));

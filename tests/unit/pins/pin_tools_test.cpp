@@ -13,8 +13,8 @@
 
 #include "mcpud/core/schema.hpp"
 #include "mcpud/core/toml_document.hpp"
-#include "mcpud/pins/pin_config.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
 namespace {

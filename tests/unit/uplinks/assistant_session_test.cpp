@@ -47,10 +47,10 @@ class ScriptedLink final : public MessageLink {
 class AssistantSessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dialects::install_mcp_dialect(dispatcher_, hub_,
-                                  {[] { return std::string("board"); }, "1.0", [] { return std::size_t{8000}; },
-                                   [] { return json::array(); },
-                                   [](std::string_view) -> Result<json> { return json::object(); }});
+    dialects::install_mcp_dialect(
+        dispatcher_, hub_,
+        {[] { return std::string("board"); }, "1.0", [] { return std::size_t{8000}; }, [] { return json::array(); },
+         [](std::string_view) -> Result<json> { return json::object(); }});
   }
 
   std::shared_ptr<AssistantSession> start(std::chrono::milliseconds hello_timeout = std::chrono::seconds(10)) {

@@ -39,7 +39,7 @@ class DigitalInput {
 };
 
 struct PwmState {
-  double duty = 0;                  // fraction of the period, 0.0 .. 1.0
+  double duty = 0;  // fraction of the period, 0.0 .. 1.0
   std::uint32_t frequency_hz = 0;
 };
 

@@ -28,7 +28,7 @@ struct SimInputSpec {
 struct SimAnalogSpec {
   enum class Waveform { Constant, Sine, Triangle, Noise };
   Waveform waveform = Waveform::Sine;
-  double min = 0;                   // raw counts
+  double min = 0;  // raw counts
   double max = 4095;
   std::uint32_t period_ms = 10000;  // Sine, Triangle
   std::uint64_t seed = 1;           // Noise: same seed, same sequence

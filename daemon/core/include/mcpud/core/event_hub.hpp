@@ -19,15 +19,15 @@
 namespace mcpud {
 
 enum class EventKind {
-  ToolsChanged,   // the tool set changed (reload, a bridged device came or went)
-  PinEvent,       // source: pin name; data: {pin, name, type, value, threshold?, timestamp_ms, seq}
-  PinChanged,     // source: pin name; data: {pin, name, value}: an output was driven
-  SerialData,     // source: serial session id; data: {session_id, port, data, encoding, bytes}
-  ToolPolled,     // source: tool name; data: the latest result of a polled tool
-  Log,            // source: category; data: {level, message}: something a client should see
-  ToolCalled,     // source: tool name; data: {door, client, tool, arguments, ok, error?, duration_ms, ...}
-  LogLine,        // source: category; data: {seq, time_ms, level, category, message}: one line of the log
-  PinSampled,     // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
+  ToolsChanged,  // the tool set changed (reload, a bridged device came or went)
+  PinEvent,      // source: pin name; data: {pin, name, type, value, threshold?, timestamp_ms, seq}
+  PinChanged,    // source: pin name; data: {pin, name, value}: an output was driven
+  SerialData,    // source: serial session id; data: {session_id, port, data, encoding, bytes}
+  ToolPolled,    // source: tool name; data: the latest result of a polled tool
+  Log,           // source: category; data: {level, message}: something a client should see
+  ToolCalled,    // source: tool name; data: {door, client, tool, arguments, ok, error?, duration_ms, ...}
+  LogLine,       // source: category; data: {seq, time_ms, level, category, message}: one line of the log
+  PinSampled,    // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
 };
 inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::PinSampled) + 1;
 std::string_view event_kind_name(EventKind kind);

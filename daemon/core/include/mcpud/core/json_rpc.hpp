@@ -79,8 +79,8 @@ class MethodHandler {
 using Responder = std::function<void(std::string)>;
 
 struct EngineLimits {
-  std::size_t max_depth = 64;        // nesting of arrays/objects in a request
-  std::size_t max_batch = 1000;      // requests in one batch
+  std::size_t max_depth = 64;    // nesting of arrays/objects in a request
+  std::size_t max_batch = 1000;  // requests in one batch
 };
 
 // Stateless apart from its limits; one engine can serve many sessions.

@@ -35,12 +35,20 @@ void print(Level at, std::string_view category, const Parts&... parts) {
 }
 
 template <class... Parts>
-void debug(std::string_view category, const Parts&... parts) { print(Level::Debug, category, parts...); }
+void debug(std::string_view category, const Parts&... parts) {
+  print(Level::Debug, category, parts...);
+}
 template <class... Parts>
-void info(std::string_view category, const Parts&... parts) { print(Level::Info, category, parts...); }
+void info(std::string_view category, const Parts&... parts) {
+  print(Level::Info, category, parts...);
+}
 template <class... Parts>
-void warn(std::string_view category, const Parts&... parts) { print(Level::Warn, category, parts...); }
+void warn(std::string_view category, const Parts&... parts) {
+  print(Level::Warn, category, parts...);
+}
 template <class... Parts>
-void error(std::string_view category, const Parts&... parts) { print(Level::Error, category, parts...); }
+void error(std::string_view category, const Parts&... parts) {
+  print(Level::Error, category, parts...);
+}
 
 }  // namespace mcpud::log

@@ -27,7 +27,7 @@ struct Thresholds {
 
 struct SamplingOptions {
   std::uint32_t interval_ms = 1000;  // 0: never sampled on a timer (edges only)
-  std::size_t buffer_size = 0;  // 0: no ring buffer
+  std::size_t buffer_size = 0;       // 0: no ring buffer
   bool summary = true;
   std::optional<Thresholds> thresholds;
   EdgeMode edges = EdgeMode::None;

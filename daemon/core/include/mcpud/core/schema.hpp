@@ -36,8 +36,7 @@ namespace mcpud::schema {
 //
 // Recursion follows the schema, not the value, so values of any depth are safe.
 // Returns the first problem found, as a message naming the field.
-std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value,
-                                          std::string_view root);
+std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value, std::string_view root);
 
 struct Options {
   // Opt-in: where the schema wants an integer or a number (and not a string), a

@@ -15,9 +15,9 @@
 namespace mcpud {
 
 struct ToolAnnotations {
-  bool user_only = false;    // privileged: listed to MCP clients only on request
-  bool read_only = false;    // never changes the device's state
-  bool destructive = false;  // may undo or overwrite something irreversibly
+  bool user_only = false;                            // privileged: listed to MCP clients only on request
+  bool read_only = false;                            // never changes the device's state
+  bool destructive = false;                          // may undo or overwrite something irreversibly
   std::optional<std::uint32_t> polling_interval_ms;  // suggested auto-call interval
 };
 

@@ -65,7 +65,6 @@ class ToolRegistry {
   // Whether calls are observed now.
   bool calls_observed() const;
 
-
   // Listeners run after every change of the tool set (add, remove). Adding many
   // tools inside one `Batch` notifies once at its end.
   void on_change(ChangeListener listener) { listeners_.push_back(std::move(listener)); }

@@ -14,9 +14,9 @@ namespace mcpud::bridge {
 
 // One MCP/U microcontroller whose tools mcpud re-exports as "<id>__<tool>".
 struct BridgeConfig {
-  std::string id;                     // tool prefix, e.g. "uno"
-  std::string port;                   // serial device path; empty for TCP
-  std::string tcp;                    // "host:port"; empty for serial
+  std::string id;    // tool prefix, e.g. "uno"
+  std::string port;  // serial device path; empty for TCP
+  std::string tcp;   // "host:port"; empty for serial
   std::uint32_t baud = 115200;
   std::uint32_t reset_wait_ms = 600;  // after opening (DTR resets the board); default 0 for TCP
   std::uint32_t timeout_ms = 5000;    // per call

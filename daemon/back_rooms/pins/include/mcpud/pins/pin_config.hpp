@@ -40,11 +40,11 @@ struct PinConfig {
   hal::SimInputSpec sim_input;              // board "sim", digital_input
   hal::SimAnalogSpec sim_analog;            // board "sim", adc_input
   // Boards "raspberrypi" and "linux" (hardware_config.cpp):
-  hal::LineAddress line;          // digital pins: chip and line
-  hal::OutputSpec gpio_output;    // digital_output
-  hal::InputSpec gpio_input;      // digital_input
-  hal::IioChannelSpec iio;        // adc_input
-  std::string pwm_chip;           // pwm_output: "pwmchip0"
+  hal::LineAddress line;        // digital pins: chip and line
+  hal::OutputSpec gpio_output;  // digital_output
+  hal::InputSpec gpio_input;    // digital_input
+  hal::IioChannelSpec iio;      // adc_input
+  std::string pwm_chip;         // pwm_output: "pwmchip0"
   unsigned pwm_channel = 0;
   bool pwm_inverted = false;
 };

@@ -35,8 +35,7 @@ class PinService {
   // outlive this service) finds pins of bridged devices by name. Real GPIO
   // lines and PWM channels are held exclusively, so the running ones are freed
   // first and taken back when the new set cannot be built. The error names the pin.
-  std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer,
-                                         ForeignPins* foreign);
+  std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer, ForeignPins* foreign);
   // Stops sampling and drives every output that has a safe value to it.
   void stop();
 

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include "mcpud/pins/pin_config.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/sampler.hpp"
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pins.hpp"
+#include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
 
@@ -25,7 +25,7 @@ struct BoardPin {
   std::unique_ptr<hal::AnalogInput> adc;
   std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
   hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
-  std::string device;  // the bridged device it is on ("uno"); empty for the board's own pins
+  std::string device;                   // the bridged device it is on ("uno"); empty for the board's own pins
 
   int number() const { return config.pin; }
   const std::string& name() const { return config.name; }

@@ -14,10 +14,10 @@
 
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/event_hub.hpp"
+#include "mcpud/io/udev_monitor.hpp"
 #include "mcpud/serial/port_enumeration.hpp"
 #include "mcpud/serial/serial_config.hpp"
 #include "mcpud/serial/serial_session.hpp"
-#include "mcpud/io/udev_monitor.hpp"
 
 namespace mcpud::serial {
 

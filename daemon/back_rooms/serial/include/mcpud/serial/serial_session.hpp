@@ -19,10 +19,10 @@
 
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/event_hub.hpp"
-#include "mcpud/serial/byte_ring.hpp"
-#include "mcpud/serial/pattern.hpp"
 #include "mcpud/io/port_open.hpp"
 #include "mcpud/io/port_settings.hpp"
+#include "mcpud/serial/byte_ring.hpp"
+#include "mcpud/serial/pattern.hpp"
 
 namespace mcpud::serial {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "mcpud/dbus/names.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/dbus/names.hpp"
 
 namespace mcpud::dbus {
 

@@ -34,7 +34,7 @@ struct AssistantUplinkConfig {
 
   // transport = "mqtt"
   std::string broker;           // host:port; "" leaves an mqtt uplink off
-  io::HostPort broker_address;      // split from broker
+  io::HostPort broker_address;  // split from broker
   std::string publish_topic;    // where the device publishes
   std::string subscribe_topic;  // where the server replies; "" = devices/p2p/<Device-Id with underscores>
   std::string username;

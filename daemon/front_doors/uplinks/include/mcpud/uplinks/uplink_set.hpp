@@ -12,11 +12,11 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "mcpud/uplinks/uplink_config.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/uplinks/uplink_config.hpp"
 
 namespace mcpud::uplinks {
 
@@ -32,8 +32,8 @@ class UplinkSet {
     rpc::Dispatcher& dispatcher;  // MCP and MCP/U methods, for uplinks that carry JSON-RPC
     rpc::Engine& engine;
     EventHub& events;
-    const UplinkConfig& config;                    // the running configuration's [uplink]
-    std::function<std::string()> device;           // the device name, for fleet topics
+    const UplinkConfig& config;                   // the running configuration's [uplink]
+    std::function<std::string()> device;          // the device name, for fleet topics
     std::function<std::size_t()> max_line_bytes;  // the largest message a client may send
     std::string version;
   };
