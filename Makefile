@@ -3,8 +3,12 @@
 BUILD_DIR ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
+# CI treats every compiler warning as an error.
+ifdef CI
+CMAKE_FLAGS += -DMCPUD_WERROR=ON
+endif
 
-.PHONY: all deps configure build run test bench bench-mqtt bench-services deb clean
+.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services deb clean
 
 all: build
 
@@ -28,6 +32,14 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+# clang-tidy (.clang-tidy) over the daemon's and hal's sources, in a build tree of
+# its own without precompiled headers; `make format` formats the tree.
+lint: deps
+	./scripts/lint.sh $(BUILD_DIR)-lint
+
+format:
+	./scripts/check-format.sh --fix
 
 bench: build
 	./tests/bench/run-bench.sh $(BUILD_DIR)
