@@ -63,7 +63,7 @@ struct Published {
 };
 
 TEST(DomainErrors, PublishedCodesNeverChangeAsTable) {
-  // The codes documented in README.md are part of the protocol.
+  // The codes documented in docs/protocol.md are part of the protocol.
   const std::vector<Published> published = {
       {DomainError::PinNotFound, "PIN_NOT_FOUND", -32001},
       {DomainError::WrongPinType, "WRONG_PIN_TYPE", -32002},
