@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The daemon's configuration: parsed from TOML, checked against the config
 // schema with the same validator as tool arguments, then cross-checked.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstddef>

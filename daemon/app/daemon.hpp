@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The running daemon: wires configuration, board, registry, dialects and
 // listeners together; reloads on SIGHUP and shuts down cleanly on SIGTERM/SIGINT.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <memory>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // get_info: the device's identity (MCP/U) plus facts about the board it runs on.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <functional>

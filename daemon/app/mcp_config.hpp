@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The configuration of the standard MCP front doors: [mcp] (paging, user-only
 // tools), [unix_socket] and [http].
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstddef>

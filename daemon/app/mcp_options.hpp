@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Command-line choices for the standard MCP front doors that override the configuration.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <optional>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The board's pins as ListPins rows: number, name, type, and the current value
 // with the last sample of sampled inputs.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <vector>

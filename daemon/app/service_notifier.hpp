@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tells the service manager (systemd) how the daemon is doing: READY, RELOADING,
 // STOPPING, STATUS lines and watchdog pings, over the NOTIFY_SOCKET datagram socket.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <chrono>

@@ -2,6 +2,7 @@
 // mcpuctl's side of io.mcpud.Daemon1: one proxy on one bus connection, a method
 // per D-Bus method, and a blocking signal watch. Failures throw sdbus::Error
 // (main turns them into a one-line reason and a non-zero exit).
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The board kinds mcpud knows ("sim", "raspberrypi", "linux", "none"): what a pin on each
 // must say in the config, and the factory that creates its hardware handles.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <expected>

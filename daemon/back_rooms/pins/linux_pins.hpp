@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Pins on a real Linux board: GPIO lines (libgpiod), ADC channels (libiio) and
 // PWM channels (sysfs). Used by boards "raspberrypi" and "linux".
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Pins on the built-in simulated board.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include "board_kinds.hpp"

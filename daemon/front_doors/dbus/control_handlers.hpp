@@ -2,6 +2,7 @@
 // The method and property handlers of io.mcpud.Daemon1 in the shape sdbus-c++
 // calls them (typed arguments, sdbus::Result for asynchronous methods, errors
 // thrown as sdbus::Error), shared by the 1.x and 2.x export code.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <functional>

@@ -2,6 +2,7 @@
 // A client on any byte stream (TCP or unix socket, tty, stdio): newline framing
 // in, JSON-RPC through the engine, replies and notifications out through one
 // bounded write queue.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <array>

@@ -2,6 +2,7 @@
 // The voice-assistant transport messages around MCP, as plain functions over
 // text and JSON (no I/O): the device's hello, the server's hello, goodbye, and
 // the {session_id, type:"mcp", payload} envelope of incoming MCP messages.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <expected>

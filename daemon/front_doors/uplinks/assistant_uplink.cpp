@@ -14,6 +14,7 @@
 #include "device_identity.hpp"
 #include "mcpud/core/log.hpp"
 #include "mqtt_link.hpp"
+#include "uplink_retry.hpp"
 #include "ws_link.hpp"
 #include "ws_url.hpp"
 
@@ -24,7 +25,6 @@ using nlohmann::json;
 using std::chrono::milliseconds;
 
 constexpr const char* kLog = "assistant";
-constexpr milliseconds kFirstRetry{500};
 
 long long seconds_since(std::chrono::steady_clock::time_point then) {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - then).count();
@@ -33,7 +33,7 @@ long long seconds_since(std::chrono::steady_clock::time_point then) {
 }  // namespace
 
 AssistantUplink::AssistantUplink(Context context, AssistantUplinkConfig config)
-    : ctx_(context), redial_(context.io, kFirstRetry, milliseconds(config.retry_max_ms)) {
+    : ctx_(context), redial_(context.io, kUplinkFirstRetry, milliseconds(config.retry_max_ms)) {
   adopt(std::move(config));
   register_status_tool();
 }
@@ -127,7 +127,7 @@ std::shared_ptr<MessageLink> AssistantUplink::mqtt_link(std::string& problem) {
     options.client.username = config_.username;
     options.client.password = config_.password;
     if (config_.tls) options.client.tls = mqtt::TlsOptions{config_.ca_file, "", "", "", config_.insecure_skip_verify};
-    options.client.retry_first = kFirstRetry;
+    options.client.retry_first = kUplinkFirstRetry;
     options.client.retry_ceiling = milliseconds(config_.retry_max_ms);
     options.client.log_category = kLog;
     options.publish_topic = config_.publish_topic;

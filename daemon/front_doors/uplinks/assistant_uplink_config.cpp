@@ -49,13 +49,9 @@ json assistant_uplink_schema() {
     "properties": {
       "transport": {"type": "string", "enum": ["websocket", "mqtt"], "default": "websocket"},
       "url": {"type": "string", "default": ""},
-      "token": {"type": "string", "default": ""},
-      "token_file": {"type": "string", "default": ""},
       "protocol_version": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1},
       "device_id": {"type": "string", "maxLength": 64, "default": ""},
       "client_id": {"type": "string", "maxLength": 64, "default": ""},
-      "ca_file": {"type": "string", "default": ""},
-      "insecure_skip_verify": {"type": "boolean", "default": false},
       "audio_params": {"type": "object"},
       "hello_timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "default": 10000},
       "ping_interval_ms": {"type": "integer", "minimum": 100, "maximum": 110000, "default": 30000},
@@ -67,17 +63,14 @@ json assistant_uplink_schema() {
       "broker": {"type": "string", "default": ""},
       "publish_topic": {"type": "string", "default": ""},
       "subscribe_topic": {"type": "string", "default": ""},
-      "username": {"type": "string", "default": ""},
-      "password": {"type": "string", "default": ""},
-      "password_file": {"type": "string", "default": ""},
       "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 240},
       "qos": {"type": "integer", "minimum": 0, "maximum": 2, "default": 1},
-      "tls": {"type": "boolean", "default": false},
       "mqtt_version": {"type": "string", "enum": ["3.1.1", "5"], "default": "3.1.1"}
     }
   })");
   schema["properties"]["audio_params"]["default"] = json::parse(kDefaultAudioParams);
-  return schema;
+  return with_shared_keys(std::move(schema), {"token", "token_file", "ca_file", "insecure_skip_verify", "username",
+                                              "password", "password_file", "tls"});
 }
 
 std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const json& table) {

@@ -2,6 +2,7 @@
 // How the board names itself to a voice-assistant server: the Device-Id (a MAC
 // address, formatted as the firmware does) and a Client-Id (a UUID that stays the
 // same across restarts without any state on disk).
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <filesystem>

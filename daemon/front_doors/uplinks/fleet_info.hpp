@@ -2,6 +2,7 @@
 // The retained "<prefix>/<device>/info" document of fleet mode: what get_info
 // and list_tools answer, plus the topics and protocol to reach the device, so a
 // host that subscribed to "<prefix>/+/info" knows every board and how to call it.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <functional>

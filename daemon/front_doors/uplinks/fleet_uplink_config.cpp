@@ -13,27 +13,20 @@ bool valid_topic_segment(const std::string& segment) {
 }
 
 json fleet_uplink_schema() {
-  return json::parse(R"({
+  return with_shared_keys(json::parse(R"({
     "type": "object", "additionalProperties": false, "default": {},
     "properties": {
       "broker": {"type": "string", "default": ""},
       "device": {"type": "string", "default": ""},
       "topic_prefix": {"type": "string", "minLength": 1, "default": "mcpud"},
       "mqtt_version": {"type": "string", "enum": ["5", "3.1.1"], "default": "5"},
-      "username": {"type": "string", "default": ""},
-      "password": {"type": "string", "default": ""},
-      "password_file": {"type": "string", "default": ""},
-      "tls": {"type": "boolean", "default": false},
-      "ca_file": {"type": "string", "default": ""},
-      "cert_file": {"type": "string", "default": ""},
-      "key_file": {"type": "string", "default": ""},
-      "insecure_skip_verify": {"type": "boolean", "default": false},
       "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 30},
-      "retry_max_ms": {"type": "integer", "minimum": 100, "maximum": 3600000, "default": 30000},
       "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 64},
       "summary_interval_s": {"type": "integer", "minimum": 0, "maximum": 86400, "default": 0}
     }
-  })");
+  })"),
+                          {"username", "password", "password_file", "tls", "ca_file", "cert_file", "key_file",
+                           "insecure_skip_verify", "retry_max_ms"});
 }
 
 std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fleet) {

@@ -3,6 +3,7 @@
 // register message built from the tool registry with schemas reduced to the
 // keywords the server understands, calls parsed, results built, and the AUTH
 // content. Plain code, no I/O.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <functional>

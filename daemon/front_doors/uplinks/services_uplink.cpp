@@ -6,6 +6,7 @@
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
 #include "services_messages.hpp"
+#include "uplink_retry.hpp"
 
 namespace mcpud::uplinks {
 namespace {
@@ -14,7 +15,6 @@ using nlohmann::json;
 using std::chrono::milliseconds;
 
 constexpr const char* kCategory = "services";
-constexpr milliseconds kFirstRetry{500};
 constexpr milliseconds kConnectTimeout{10000};
 // A session this long (or one in which the server spoke) counts as a success.
 constexpr auto kGoodSession = std::chrono::seconds(10);
@@ -36,7 +36,7 @@ ServicesUplink::ServicesUplink(Context context, ServicesUplinkConfig config)
     : ctx_(std::move(context)),
       config_(std::move(config)),
       decoder_(config_.max_frame_bytes),
-      redial_(ctx_.io, kFirstRetry, milliseconds(config_.retry_max_ms)),
+      redial_(ctx_.io, kUplinkFirstRetry, milliseconds(config_.retry_max_ms)),
       connect_timer_(ctx_.io),
       ping_timer_(ctx_.io),
       register_timer_(ctx_.io),

@@ -14,20 +14,15 @@ constexpr const char* kWhere = "uplink.services.";
 }  // namespace
 
 json services_uplink_schema() {
-  return json::parse(R"({
+  return with_shared_keys(json::parse(R"({
     "type": "object", "additionalProperties": false, "default": {},
     "properties": {
       "server": {"type": "string", "default": ""},
-      "tls": {"type": "boolean", "default": false},
-      "ca_file": {"type": "string", "default": ""},
       "server_name": {"type": "string", "default": ""},
-      "token": {"type": "string", "default": ""},
-      "token_file": {"type": "string", "default": ""},
       "voice_id": {"type": "string", "default": ""},
       "lang": {"type": "string", "default": ""},
       "format": {"type": "string", "default": "pcm"},
       "ping_interval_s": {"type": "integer", "minimum": 5, "maximum": 290, "default": 120},
-      "retry_max_ms": {"type": "integer", "minimum": 100, "maximum": 3600000, "default": 30000},
       "max_frame_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
       "queue_bytes": {"type": "integer", "minimum": 65536, "maximum": 268435456, "default": 4194304},
       "task_id": {"type": "string", "pattern": "^[!-~]{8}$", "default": "mcp00001"},
@@ -37,7 +32,8 @@ json services_uplink_schema() {
       "ask_quiet_ms": {"type": "integer", "minimum": 50, "maximum": 60000, "default": 2000},
       "register_delay_ms": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 200}
     }
-  })");
+  })"),
+                          {"tls", "ca_file", "token", "token_file", "retry_max_ms"});
 }
 
 std::expected<ServicesUplinkConfig, std::string> parse_services_uplink(const json& t) {

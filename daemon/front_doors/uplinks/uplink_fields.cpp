@@ -10,6 +10,34 @@
 #include <sstream>
 
 namespace mcpud::uplinks {
+namespace {
+
+const nlohmann::json& shared_key_declarations() {
+  static const auto declarations = nlohmann::json::parse(R"({
+    "token": {"type": "string", "default": ""},
+    "token_file": {"type": "string", "default": ""},
+    "username": {"type": "string", "default": ""},
+    "password": {"type": "string", "default": ""},
+    "password_file": {"type": "string", "default": ""},
+    "tls": {"type": "boolean", "default": false},
+    "ca_file": {"type": "string", "default": ""},
+    "cert_file": {"type": "string", "default": ""},
+    "key_file": {"type": "string", "default": ""},
+    "insecure_skip_verify": {"type": "boolean", "default": false},
+    "retry_max_ms": {"type": "integer", "minimum": 100, "maximum": 3600000, "default": 30000}
+  })");
+  return declarations;
+}
+
+}  // namespace
+
+nlohmann::json with_shared_keys(nlohmann::json schema, std::initializer_list<std::string_view> keys) {
+  for (const auto key : keys) {
+    const std::string name(key);
+    schema["properties"][name] = shared_key_declarations().at(name);
+  }
+  return schema;
+}
 
 std::expected<io::HostPort, std::string> parse_host_port(std::string_view text, std::string_view key,
                                                          std::string_view example) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // WebSocket URLs (ws://host[:port][/path][?query], wss://...) split into what a
 // client dials, for the config check and the WebSocket uplink.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <expected>

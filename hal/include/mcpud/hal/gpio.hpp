@@ -2,6 +2,7 @@
 // GPIO lines on a Linux GPIO character device (libgpiod v1 or v2, chosen at build
 // time): finding a line by chip label/name/path and line name/offset, and
 // requesting it as an output or an input with edge events.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstdint>

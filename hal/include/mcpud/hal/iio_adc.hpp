@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ADC channels through libiio: a local context (sysfs) or a remote iiod by URI.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <map>

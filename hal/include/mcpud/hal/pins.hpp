@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The board-access interfaces every backend (sim, libgpiod, IIO, sysfs PWM)
 // implements: one small class per kind of pin. No protocol code lives here.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstdint>

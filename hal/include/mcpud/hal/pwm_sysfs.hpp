@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PWM channels through the kernel's sysfs interface (/sys/class/pwm): export,
 // period and duty cycle in nanoseconds, polarity, enable; unexport when done.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The simulated board: pins of every type with deterministic behaviour, so mcpud
 // runs and is tested without hardware.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <chrono>

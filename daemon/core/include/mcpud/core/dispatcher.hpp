@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Routes a JSON-RPC method to a dialect's own method (list_tools, initialize, ...)
 // or, failing that, to the registry tool of that name.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one error type of the daemon core: a JSON-RPC code, a message, and for
 // domain errors a stable name that clients find in error.data.code.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <expected>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The JSON-RPC 2.0 engine: turns one framed line (a request, a notification or a
 // batch) into calls on a MethodHandler and the replies into one line of output.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 // Per-pin sample history: a cumulative summary, a ring buffer whose entries carry
 // a sequence number (so a poller can drain without gaps or duplicates), and an
 // event queue (threshold crossings with hysteresis, digital edges).
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstddef>

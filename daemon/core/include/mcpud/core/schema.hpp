@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A small JSON Schema validator for the subset mcpud uses in tool input schemas
 // and in the configuration schema.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <expected>

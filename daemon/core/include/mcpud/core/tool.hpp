@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A Tool: one named, schema-described operation that a back room offers to every
 // front door through the ToolRegistry.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Network addresses as configured: "host:port" and "[v6]:port", for the
 // listeners, the uplinks and the TCP bridges alike.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstdint>

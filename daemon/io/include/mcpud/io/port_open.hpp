@@ -2,6 +2,7 @@
 // Opening a serial port for one owner only: the kernel enforces it with flock
 // (between any two opens, even in one process) and TIOCEXCL (against programs
 // that do not use flock).
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The line settings of a serial port (baud, framing, flow control) and how they
 // are applied to a tty with termios.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstdint>

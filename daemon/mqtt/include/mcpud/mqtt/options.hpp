@@ -2,6 +2,7 @@
 // What an mqtt::Client connects to and how: broker, protocol version, session
 // settings, credentials, TLS, last will, reconnect pacing and queue bounds; and
 // the message type it publishes and delivers.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <chrono>

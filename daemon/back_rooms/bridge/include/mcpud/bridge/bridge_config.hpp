@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The [[bridges]] tables of mcpud.toml: one MCP/U microcontroller each, on a
 // serial port or over TCP; their schema and the checks a schema cannot express.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The pins back room's part of mcpud.toml: the board kind, the PWM sysfs root and
 // the [[pins]] tables; their schema and the checks a schema cannot express.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The board's pins as MCP resources: mcpu://pins/<name>, read as JSON
 // {pin, name, type, description, value, ...}.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <string_view>

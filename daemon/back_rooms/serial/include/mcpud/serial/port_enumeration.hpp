@@ -2,6 +2,7 @@
 // Finding the serial ports of the board: every tty in sysfs that has a driver
 // and real hardware behind it, with USB identity and the stable
 // /dev/serial/by-id and by-path names udev made for it.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Settings of the serial tool set: the [serial] table of mcpud.toml, overridden
 // by the SERIAL_MCP_* environment variables.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstddef>

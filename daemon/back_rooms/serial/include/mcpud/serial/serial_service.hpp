@@ -2,6 +2,7 @@
 // The serial sessions of the daemon: opening ports (allow list, one session
 // per port, a cap on sessions), looking sessions up, closing them, and marking
 // them gone when udev says their device was removed.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <map>

@@ -2,6 +2,7 @@
 // One open serial port: a background reader that fills a ring buffer from the
 // moment the port opens, reads that wait (for data, a pattern, a quiet line)
 // without blocking the loop, queued writes with deadlines, modem lines.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <chrono>

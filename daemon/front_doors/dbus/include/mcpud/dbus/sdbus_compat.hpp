@@ -3,6 +3,7 @@
 // (Debian 13). One implementation file per major version (sdbus_compat_v1.cpp, sdbus_compat_v2.cpp)
 // is compiled, chosen by the version pkg-config reports. Everything else in
 // mcpud's D-Bus code uses only API both versions share.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <chrono>

@@ -2,6 +2,7 @@
 // The standard MCP dialect: initialize (version negotiation), ping, tools/list
 // (paged, user-only tools on request), tools/call, logging/setLevel and pins as
 // resources, served from the same registry as MCP/U.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstddef>

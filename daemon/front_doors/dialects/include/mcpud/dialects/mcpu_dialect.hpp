@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The MCP/U dialect: list_tools (tools with schemas, plus the pin registry).
 // Every tool, get_info included, is also callable as a method by its name.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Accepts MCP/U (and, through the same engine, every other line dialect) clients
 // on one TCP address.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <expected>

@@ -2,6 +2,7 @@
 // Serves MCP/U on a serial port (the USB serial gadget /dev/ttyGS0, a UART, a
 // pty): one client, the port itself. When the device vanishes (cable pulled) the
 // listener waits for the path to come back and reopens it.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstdint>

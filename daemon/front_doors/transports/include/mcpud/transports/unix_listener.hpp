@@ -2,6 +2,7 @@
 // Serves every line dialect (MCP/U, MCP, the envelope) on a unix stream socket,
 // the door local AI hosts reach through mcpud-stdio. Access is by file mode and
 // group of the socket.
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
 #include <cstddef>

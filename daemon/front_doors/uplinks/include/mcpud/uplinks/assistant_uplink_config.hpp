@@ -2,6 +2,7 @@
 // The configuration of the voice-assistant uplink, [uplink.assistant]: the
 // device side of the voice-assistant MCP over WebSocket (dialing out to `url`)
 // or over MQTT (publishing to `publish_topic` on `broker`).
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // [uplink.fleet]: serve JSON-RPC through an MQTT broker and announce the device
 // there (retained info and status, events). Off until `broker` is set.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The configuration of the `##START` services uplink, [uplink.services]: where
 // to dial, how to authenticate, and the link's limits.
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 // The configuration of the uplinks, the front doors that dial out: [uplink.services]
 // (the ##START services protocol), [uplink.assistant] (the voice-assistant MCP
 // over WebSocket or MQTT) and [uplink.fleet] (JSON-RPC over an MQTT broker).
+// Plain data and functions without state; any thread.
 #pragma once
 
 #include <expected>

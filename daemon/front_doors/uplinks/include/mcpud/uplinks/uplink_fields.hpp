@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,12 @@
 #include "mcpud/io/host_port.hpp"
 
 namespace mcpud::uplinks {
+
+// Adds to `schema` (an object schema) the declarations of `keys` that several
+// uplink tables share, written once here: the secrets (token, token_file,
+// username, password, password_file), the TLS keys (tls, ca_file, cert_file,
+// key_file, insecure_skip_verify) and retry_max_ms. Returns the schema.
+nlohmann::json with_shared_keys(nlohmann::json schema, std::initializer_list<std::string_view> keys);
 
 // Parses "host:port" or "[v6]:port". Errors read "<key>: expected host:port,
 // e.g. <example>, got '<text>'".
