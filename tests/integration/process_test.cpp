@@ -74,6 +74,36 @@ TEST(Process, SighupReloadsAChangedConfigAndExistingConnectionsSeeIt) {
   EXPECT_EQ(newcomer->result("get_info")["device"], "after-reload");
 }
 
+// Pins sampled every millisecond: some tick has always fired and waits to run.
+std::string fast_sampled_pins(int count) {
+  std::string pins;
+  for (int i = 0; i < count; ++i) {
+    pins += "\n[[pins]]\nname = \"fast" + std::to_string(i) + "\"\npin = " + std::to_string(20 + i) +
+            "\ntype = \"digital_input\"\nsim = { mode = \"square\", period_ms = 4 }\n"
+            "sampling = { interval_ms = 1, edges = \"both\" }\n";
+  }
+  return pins;
+}
+
+TEST(Process, ReloadsThatReplaceFastSampledPinsDoNotCrashTheDaemon) {
+  // A reload that changes the pins frees them; a sampling tick that had already
+  // fired ran afterwards on the freed pin (SIGSEGV within a few hundred reloads).
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.extra_pins = fast_sampled_pins(8)}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  constexpr int kReloads = 300;
+  for (int n = 1; n <= kReloads; ++n) {
+    daemon.write_file("mcpud.toml", sim_config_toml({.extra_pins = fast_sampled_pins(8 + n % 2)}));
+    daemon.signal(SIGHUP);
+    ASSERT_TRUE(daemon.wait_for_log("reloaded: ", 10s, n))
+        << "reload " << n << " not logged; running " << daemon.running();
+  }
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  EXPECT_EQ(client->result("get_info")["pin_count"], 5 + 8 + kReloads % 2);
+}
+
 TEST(Process, OnlyAReloadThatChangesTheToolsTellsMcpClients) {
   DaemonProcess daemon;
   const auto config = daemon.write_file("mcpud.toml", sim_config_toml());

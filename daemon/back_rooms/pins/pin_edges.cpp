@@ -51,8 +51,8 @@ void PinEdges::start() {
       log::error("pins", pin->name(), ": cannot watch edge events: ", std::strerror(errno));
       continue;
     }
-    watches_.push_back(std::make_unique<Watch>(Watch{pin.get(), boost::asio::posix::stream_descriptor(io_, fd)}));
-    wait(*watches_.back());
+    watches_.push_back(std::make_shared<Watch>(Watch{pin.get(), boost::asio::posix::stream_descriptor(io_, fd)}));
+    wait(watches_.back());
   }
 }
 
@@ -64,15 +64,19 @@ void PinEdges::stop() {
   watches_.clear();
 }
 
-void PinEdges::wait(Watch& watch) {
-  watch.fd.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this, &watch](boost::system::error_code ec) {
-    if (ec) return;  // closed by stop()
-    read(watch);
-  });
+void PinEdges::wait(const std::shared_ptr<Watch>& watch) {
+  // A wait that had already completed when stop() closed its fd still runs, with
+  // success: it must find its watch gone rather than read a pin freed since.
+  watch->fd.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                       [this, weak = std::weak_ptr(watch)](boost::system::error_code ec) {
+                         auto alive = weak.lock();
+                         if (ec || !alive) return;  // closed by stop()
+                         read(alive);
+                       });
 }
 
-void PinEdges::read(Watch& watch) {
-  BoardPin& pin = *watch.pin;
+void PinEdges::read(const std::shared_ptr<Watch>& watch) {
+  BoardPin& pin = *watch->pin;
   auto edges = pin.edges->read_events();
   if (!edges) {
     // A line that cannot be read any more would wake the loop forever: stop watching it.

@@ -26,13 +26,13 @@ class PinEdges {
 
  private:
   struct Watch;
-  void wait(Watch& watch);
-  void read(Watch& watch);
+  void wait(const std::shared_ptr<Watch>& watch);
+  void read(const std::shared_ptr<Watch>& watch);
 
   boost::asio::io_context& io_;
   PinTable& pins_;
   EventHub& events_;
-  std::vector<std::unique_ptr<Watch>> watches_;
+  std::vector<std::shared_ptr<Watch>> watches_;
 };
 
 }  // namespace mcpud::pins

@@ -3,6 +3,7 @@
 #include "mcpud/pins/pin_sampling.hpp"
 
 #include <chrono>
+#include <memory>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -65,17 +66,22 @@ struct PinSampling::Timers {
   Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events)
       : io(io), pins(pins), events(events), edges(io, pins, events) {}
 
-  void schedule(PinTimer& entry) {
-    const auto interval = std::chrono::milliseconds(entry.pin->sampler->options().interval_ms);
+  void schedule(const std::shared_ptr<PinTimer>& entry) {
+    const auto interval = std::chrono::milliseconds(entry->pin->sampler->options().interval_ms);
     // Fixed-rate: the next tick is one interval after the previous deadline, so
     // sample times do not drift; after a stall, resume from now instead of bursting.
-    auto next = entry.timer.expiry() + interval;
+    auto next = entry->timer.expiry() + interval;
     if (next < std::chrono::steady_clock::now()) next = std::chrono::steady_clock::now() + interval;
-    entry.timer.expires_at(next);
-    entry.timer.async_wait([this, &entry](boost::system::error_code ec) {
-      if (ec) return;  // cancelled by stop()
-      sample(*entry.pin, &entry.push);
-      schedule(entry);
+    entry->timer.expires_at(next);
+    // A tick that had already fired when stop() cancelled it still runs, with
+    // success: it must find its timer gone (a reload replaced the pins) rather
+    // than sample a pin freed since. Timers owns the entries, so `this` lives
+    // as long as one does.
+    entry->timer.async_wait([this, weak = std::weak_ptr(entry)](boost::system::error_code ec) {
+      auto alive = weak.lock();
+      if (ec || !alive) return;
+      sample(*alive->pin, &alive->push);
+      schedule(alive);
     });
   }
 
@@ -92,7 +98,7 @@ struct PinSampling::Timers {
   boost::asio::io_context& io;
   PinTable& pins;
   EventHub& events;
-  std::vector<std::unique_ptr<PinTimer>> timers;
+  std::vector<std::shared_ptr<PinTimer>> timers;
   PinEdges edges;  // hardware edge events, read when their fds are readable
 };
 
@@ -107,9 +113,9 @@ void PinSampling::start() {
     if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
     timers_->sample(*pin);
     auto entry =
-        std::make_unique<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
+        std::make_shared<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
     entry->timer.expires_at(std::chrono::steady_clock::now());
-    timers_->schedule(*entry);
+    timers_->schedule(entry);
     timers_->timers.push_back(std::move(entry));
   }
 }
