@@ -8,7 +8,7 @@ ifdef CI
 CMAKE_FLAGS += -DMCPUD_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services fuzz soak deb clean
+.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services fuzz sanitize soak deb clean
 
 all: build
 
@@ -57,6 +57,11 @@ bench-services: build
 FUZZ_SECONDS ?= 600
 fuzz: deps
 	./tests/fuzz/run-fuzz.sh --build-dir $(BUILD_DIR)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The unit, integration and D-Bus suites built with g++ -fsanitize=address,undefined
+# in $(BUILD_DIR)/sanitize; any sanitizer report fails (tests/sanitize/run-sanitized.sh).
+sanitize: deps
+	./tests/sanitize/run-sanitized.sh --build-dir $(BUILD_DIR)/sanitize
 
 # Everything at once for SOAK_SECONDS against the built mcpud: many clients,
 # hostile ones, a bridged mcu-sim replugged, serial streams, a SIGHUP a second
