@@ -87,11 +87,14 @@ CALLS = [
     ("gpio_write", {"pin": 2, "value": False}),
     ("adc_read", {"pin": 34}),
     ("nope", None),  # an error reply is a reply
-    ("uno__gpio_read", {"pin": 13}),  # the bridged device: a reply or a clean error
 ]
+# The bridged device, replugged all the time: a reply or a clean error, on
+# clients of their own (a line client's replies come in order, so one call that
+# waits for the device's timeout would hold back the others').
+BRIDGE_CALLS = [("uno__gpio_read", {"pin": 13}), ("uno__gpio_write", {"pin": 13, "value": True})]
 
 
-def line_client(stats, connect, stop):
+def line_client(stats, connect, stop, calls=CALLS):
     """Pipelines PIPELINE requests, reads PIPELINE replies, checks every id."""
     rid = 0
     while not stop.is_set():
@@ -109,7 +112,7 @@ def line_client(stats, connect, stop):
                 lines = []
                 for _ in range(PIPELINE):
                     rid += 1
-                    method, params = CALLS[rid % len(CALLS)]
+                    method, params = calls[rid % len(calls)]
                     lines.append(request(rid, method, params))
                     sent[rid] = time.monotonic()
                 sock.sendall(("\n".join(lines) + "\n").encode())
@@ -330,7 +333,9 @@ def main():
     parser.add_argument("--unix-clients", type=int, default=8)
     parser.add_argument("--http-clients", type=int, default=8)
     parser.add_argument("--serial-clients", type=int, default=2)
+    parser.add_argument("--bridge-clients", type=int, default=2)
     parser.add_argument("--replug-s", type=float, default=3)
+    parser.add_argument("--no-sighup", action="store_true", help="leave out the SIGHUP a second")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--wrap", default="", help="command mcpud runs under, e.g. 'gdb -batch -ex run -ex bt --args'")
     args = parser.parse_args()
@@ -381,6 +386,9 @@ def main():
         for _ in range(count):
             stats.append(Stats(kind))
             start(line_client, stats[-1], connect, stop)
+    for _ in range(args.bridge_clients):
+        stats.append(Stats("bridge"))
+        start(line_client, stats[-1], tcp, stop, BRIDGE_CALLS)
     for _ in range(args.http_clients):
         stats.append(Stats("http"))
         start(http_client, stats[-1], ports["http"], stop)
@@ -397,8 +405,9 @@ def main():
     began = time.monotonic()
     hups, rss_peak = 0, rss_before
     while time.monotonic() - began < args.seconds and daemon.poll() is None:
-        os.kill(pid, signal.SIGHUP)
-        hups += 1
+        if not args.no_sighup:
+            os.kill(pid, signal.SIGHUP)
+            hups += 1
         rss_peak = max(rss_peak, rss_kib(pid))
         time.sleep(1)
     crashed = daemon.poll() is not None
@@ -414,7 +423,7 @@ def main():
     figures = {"seconds": round(time.monotonic() - began), "sighups": hups, "replugs": sum(plugs),
                "rss_kib": {"before": rss_before, "peak": rss_peak, "after": rss_after}, "clients": {}}
     lost = sum(s.lost for s in stats)
-    for kind in ("tcp", "unix", "http", "serial"):
+    for kind in ("tcp", "unix", "http", "serial", "bridge"):
         mine = [s for s in stats if s.kind == kind]
         if not mine:
             continue
