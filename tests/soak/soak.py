@@ -6,8 +6,9 @@ Well-behaved clients pipeline requests over TCP, the unix socket and HTTP;
 hostile clients hold silent connections, send huge batches and never read;
 a bridged device (mcu-sim) is unplugged and replugged every few seconds;
 serial sessions stream from a pty; mcpud gets a SIGHUP every second.
-Asserts: mcpud never exits, every well-behaved request gets its reply, RSS
-after the load is within 10% of before it. Prints p50/p99 per client kind
+Asserts: mcpud never exits, every well-behaved request gets its reply, every
+well-behaved client's p99 is bounded (--max-p99-ms), RSS after the load is
+within 10% of before it. Prints p50/p99 per client kind
 and writes the figures as JSON when asked (--json FILE).
 """
 import argparse
@@ -25,6 +26,7 @@ import time
 
 PIPELINE = 8  # requests a line client writes before reading their replies
 REPLY_WAIT_S = 30  # a reply later than this counts as lost
+BRIDGE_TIMEOUT_MS = 2000  # the bridged device's timeout_ms: its calls' bound
 
 
 def free_port():
@@ -318,7 +320,7 @@ sampling = {{ interval_ms = 100, buffer_size = 20 }}
 id = "uno"
 port = "{link}"
 reset_wait_ms = 0
-timeout_ms = 2000
+timeout_ms = {BRIDGE_TIMEOUT_MS}
 retry_max_ms = 500
 ''')
     return path
@@ -336,6 +338,8 @@ def main():
     parser.add_argument("--bridge-clients", type=int, default=2)
     parser.add_argument("--replug-s", type=float, default=3)
     parser.add_argument("--no-sighup", action="store_true", help="leave out the SIGHUP a second")
+    parser.add_argument("--max-p99-ms", type=float, default=1000,
+                        help="bound on every well-behaved client's p99 (bridged calls: their timeout_ms)")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--wrap", default="", help="command mcpud runs under, e.g. 'gdb -batch -ex run -ex bt --args'")
     args = parser.parse_args()
@@ -444,6 +448,10 @@ def main():
         problems.append(f"mcpud exited ({daemon.returncode}); log: {log.name}")
     if lost:
         problems.append(f"{lost} replies lost: " + "; ".join(e for s in stats for e in s.errors)[:2000])
+    for kind, figure in figures["clients"].items():
+        bound = BRIDGE_TIMEOUT_MS + 500 if kind == "bridge" else args.max_p99_ms
+        if figure["worst_client_p99_ms"] > bound:
+            problems.append(f"{kind}: a client's p99 is {figure['worst_client_p99_ms']} ms (bound {bound} ms)")
     if rss_after > rss_before * 1.10:
         problems.append(f"RSS {rss_after} KiB after the load, {rss_before} KiB before (more than 10%)")
     for problem in problems:
