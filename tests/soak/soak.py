@@ -338,6 +338,7 @@ def main():
     parser.add_argument("--bridge-clients", type=int, default=2)
     parser.add_argument("--replug-s", type=float, default=3)
     parser.add_argument("--no-sighup", action="store_true", help="leave out the SIGHUP a second")
+    parser.add_argument("--no-hostile", action="store_true", help="leave out the hostile clients")
     parser.add_argument("--max-p99-ms", type=float, default=1000,
                         help="bound on every well-behaved client's p99 (bridged calls: their timeout_ms)")
     parser.add_argument("--json", help="also write the figures to this file")
@@ -400,9 +401,10 @@ def main():
         stats.append(Stats("serial"))
         start(serial_streamer, master, stop)
         start(serial_client, stats[-1], tcp, pts, stop)
-    start(hostile_silent, ports["tcp"], stop)
-    start(hostile_batches, ports["tcp"], ports["http"], stop)
-    start(hostile_non_reader, ports["tcp"], stop)
+    if not args.no_hostile:
+        start(hostile_silent, ports["tcp"], stop)
+        start(hostile_batches, ports["tcp"], ports["http"], stop)
+        start(hostile_non_reader, ports["tcp"], stop)
     plugs = []
     start(lambda: plugs.append(device_replugger(args.mcu_sim, link, stop, args.replug_s)))
 
