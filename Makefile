@@ -8,7 +8,7 @@ ifdef CI
 CMAKE_FLAGS += -DMCPUD_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services deb clean
+.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services fuzz sanitize soak deb clean
 
 all: build
 
@@ -51,6 +51,25 @@ bench-mqtt: build
 # A tool call through the ##START services uplink next to direct TCP, against the same mcpud.
 bench-services: build
 	./tests/bench/run-services-bench.sh $(BUILD_DIR)
+
+# Every fuzz target of tests/fuzz for FUZZ_SECONDS each (the ctests run them for
+# seconds); what they find stays in $(BUILD_DIR)/fuzz/corpus and .../artifacts.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	./tests/fuzz/run-fuzz.sh --build-dir $(BUILD_DIR)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The unit, integration and D-Bus suites built with g++ -fsanitize=address,undefined
+# in $(BUILD_DIR)/sanitize; any sanitizer report fails (tests/sanitize/run-sanitized.sh).
+sanitize: deps
+	./tests/sanitize/run-sanitized.sh --build-dir $(BUILD_DIR)/sanitize
+
+# Everything at once for SOAK_SECONDS against the built mcpud: many clients,
+# hostile ones, a bridged mcu-sim replugged, serial streams, a SIGHUP a second
+# (tests/soak/soak.py; docs/RELIABILITY.md has its figures). Not part of `make test`.
+SOAK_SECONDS ?= 600
+soak: build
+	./tests/soak/soak.py --mcpud $(BUILD_DIR)/daemon/mcpud --mcu-sim $(BUILD_DIR)/mcu-firmware/mcu-sim \
+	  --seconds $(SOAK_SECONDS) --json $(BUILD_DIR)/soak.json
 
 # The Debian package, built on this machine (e.g. on the Pi): build/deb/out/mcpud_*.deb
 deb:

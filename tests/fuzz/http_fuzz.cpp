@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Bytes from an HTTP client, through the real HTTP front door: each input is
+// written to a fresh connection to an HttpServer listening on loopback (with a
+// bearer token and an allowed origin), and the server runs until it has
+// answered and closed, or a bound of event-loop turns has passed.
+#include <cstdio>
+#include <cstdlib>
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include "mcpud/http/http_server.hpp"
+#include "support/fuzz_input.hpp"
+#include "support/fuzz_rpc.hpp"
+
+namespace {
+
+constexpr std::size_t kMaxInput = 64 * 1024;  // fits the loopback socket buffer: one write
+constexpr int kMaxTurns = 200;                // event-loop turns before the client gives up
+
+int connect_to(const std::string& address) {
+  const auto colon = address.rfind(':');
+  sockaddr_in peer{};
+  peer.sin_family = AF_INET;
+  peer.sin_port = htons(static_cast<std::uint16_t>(std::atoi(address.c_str() + colon + 1)));
+  peer.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&peer), sizeof peer) != 0) {
+    std::perror("http_fuzz: connect");
+    std::abort();
+  }
+  ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  return fd;
+}
+
+// Reads what the server sends until it closes; false when it did not in time.
+bool drain(int fd, boost::asio::io_context& io) {
+  char buffer[16384];
+  for (int turn = 0; turn < kMaxTurns; ++turn) {
+    io.run_for(std::chrono::milliseconds(1));
+    const auto got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) return true;
+    if (got < 0 && errno != EAGAIN) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return 0;
+  static mcpud::fuzz::RpcHarness harness;
+  boost::asio::io_context io;
+  mcpud::http::HttpOptions options;
+  options.listen = "127.0.0.1:0";
+  options.token = "secret";
+  options.allowed_origins = {"https://example.org"};
+  options.max_body_bytes = 16 * 1024;
+  mcpud::http::HttpServer server(io, options, harness.engine);
+  if (auto opened = server.open(); !opened) {
+    std::fprintf(stderr, "http_fuzz: %s\n", opened.error().c_str());
+    std::abort();
+  }
+  const int fd = connect_to(server.local_address());
+  (void)::write(fd, data, size);
+  ::shutdown(fd, SHUT_WR);
+  (void)drain(fd, io);
+  ::close(fd);
+  server.close();
+  io.run_for(std::chrono::milliseconds(1));
+  return 0;
+}
