@@ -106,24 +106,6 @@ bool wildcard_match(std::string_view pattern, std::string_view name) {
   return !name.empty() && pattern.front() == name.front() && wildcard_match(pattern.substr(1), name.substr(1));
 }
 
-void guarded(ToolReply reply, const std::function<void(ToolReply)>& work) {
-  // Shared with the reply the work holds, which may answer long after this returns.
-  struct State {
-    ToolReply reply;
-    bool replied = false;
-  };
-  auto state = std::make_shared<State>(State{std::move(reply)});
-  const auto answer = [state](ToolResult result) {
-    state->replied = true;
-    state->reply(std::move(result));
-  };
-  try {
-    work(answer);
-  } catch (const std::exception& e) {
-    if (!state->replied) answer(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
-  }
-}
-
 void ToolRegistry::changed() {
   if (batch_depth_ > 0) {
     pending_change_ = true;

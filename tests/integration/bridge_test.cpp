@@ -164,8 +164,9 @@ TEST_F(Bridge, AvrDeviceWithoutSchemasGetsFallbackSchemas) {
 // several LLM function-calling APIs skip or refuse a property whose type is a list.
 void expect_single_types(const json& schema, const std::string& where) {
   if (!schema.is_object()) return;
-  if (const auto type = schema.find("type"); type != schema.end())
+  if (const auto type = schema.find("type"); type != schema.end()) {
     EXPECT_TRUE(type->is_string()) << where << ".type is " << type->dump();
+  }
   for (const char* key : {"properties", "patternProperties", "$defs", "definitions"}) {
     if (const auto map = schema.find(key); map != schema.end() && map->is_object())
       for (const auto& [name, sub] : map->items()) expect_single_types(sub, where + "." + name);

@@ -111,7 +111,25 @@ bool wildcard_match(std::string_view pattern, std::string_view name);
 
 // Runs `work` with `reply`; when `work` throws before replying, replies with an
 // internal error instead, so an exception never escapes into the event loop and
-// every request is answered.
-void guarded(ToolReply reply, const std::function<void(ToolReply)>& work);
+// every request is answered. A template, so that `work` costs no allocation
+// on the path of every call.
+template <class Work>
+void guarded(ToolReply reply, Work&& work) {
+  // Shared with the reply the work holds, which may answer long after this returns.
+  struct State {
+    ToolReply reply;
+    bool replied = false;
+  };
+  auto state = std::make_shared<State>(State{std::move(reply)});
+  const auto answer = [state](ToolResult result) {
+    state->replied = true;
+    state->reply(std::move(result));
+  };
+  try {
+    work(ToolReply(answer));
+  } catch (const std::exception& e) {
+    if (!state->replied) answer(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+  }
+}
 
 }  // namespace mcpud
