@@ -12,4 +12,8 @@ tidy=$(command -v run-clang-tidy-16 || command -v run-clang-tidy || true)
 cmake -S . -B "$build_dir" -G Ninja -DMCPUD_PCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF >/dev/null
 # Generated headers (the version, the built-in config) must exist first.
 cmake --build "$build_dir" --target mcpud_version >/dev/null 2>&1 || true
-"$tidy" -quiet -p "$build_dir" -j "$(nproc)" -warnings-as-errors='*' '/(daemon|hal)/.*\.cpp$'
+# clang 16 spells C++23 c++2b, and announces concepts as 201907, for which
+# libstdc++ 12 hides std::expected although clang 16 compiles it.
+"$tidy" -quiet -p "$build_dir" -j "$(nproc)" -warnings-as-errors='*' \
+  -extra-arg=-std=c++2b -extra-arg=-D__cpp_concepts=202002L -extra-arg=-Wno-macro-redefined \
+  '/(daemon|hal)/.*\.cpp$'
