@@ -42,7 +42,8 @@ std::expected<Config, std::string> from_json(json document) {
   config.dbus = document["dbus"].get<std::string>();
   const auto& limits = document["limits"];
   config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
-                   limits["max_clients"].get<std::size_t>()};
+                   limits["max_clients"].get<std::size_t>(), limits["max_clients_per_address"].get<std::size_t>(),
+                   limits["idle_timeout_s"].get<std::uint32_t>()};
   auto board = pins::parse_board_config(document);
   if (!board) return std::unexpected(board.error());
   config.board = std::move(*board);

@@ -30,6 +30,8 @@ struct Limits {
   std::size_t max_line_bytes = 64 * 1024;
   std::size_t client_queue_bytes = 1024 * 1024;
   std::size_t max_clients = 256;
+  std::size_t max_clients_per_address = 64;  // TCP clients
+  std::uint32_t idle_timeout_s = 600;        // TCP clients silent this long are closed; 0: never
 };
 
 struct Config {

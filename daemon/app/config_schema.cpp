@@ -20,7 +20,9 @@ const char* const kConfigSchema = R"json({
       "properties": {
         "max_line_bytes": {"type": "integer", "minimum": 256, "maximum": 16777216, "default": 65536},
         "client_queue_bytes": {"type": "integer", "minimum": 4096, "maximum": 268435456, "default": 1048576},
-        "max_clients": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 256}
+        "max_clients": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 256},
+        "max_clients_per_address": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
+        "idle_timeout_s": {"type": "integer", "minimum": 0, "maximum": 604800, "default": 600}
       }
     }
   }

@@ -170,7 +170,9 @@ struct Daemon::Wiring {
   void apply_settings() {
     if (auto level = log::parse_level(config.log_level)) log::set_level(*level);
     registry.set_user_only_names(config.mcp.mcp.user_only_tools);
-    limits = {config.limits.max_line_bytes, config.limits.client_queue_bytes, config.limits.max_clients};
+    const auto& configured = config.limits;
+    limits = {configured.max_line_bytes, configured.client_queue_bytes, configured.max_clients,
+              configured.max_clients_per_address, std::chrono::seconds(configured.idle_timeout_s)};
   }
 
   void install_front_doors() {

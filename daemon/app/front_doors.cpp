@@ -166,7 +166,9 @@ bool FrontDoors::reconcile_http() {
                            {},
                            http.max_sessions,
                            http.max_body_bytes,
+                           http.max_sessions_per_address,
                            ctx_.limits.max_clients,
+                           ctx_.limits.max_clients_per_address,
                            ctx_.limits.queue_bytes};
   for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
   if (http_ && http_->options() == wanted) return true;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // mcpud's command line: run the daemon, or check a configuration file.
+#include <malloc.h>
+
 #include <filesystem>
 #include <iostream>
 
@@ -34,9 +36,19 @@ int check_config(const mcpud::app::Options& options) {
   return 0;
 }
 
+// A burst of large replies (a batch, a slow reader) must not keep its memory
+// once sent: buffers from 256 KiB up are mapped and unmapped on their own, and
+// the heap's free top is returned at 1 MiB. Setting the thresholds also stops
+// glibc from raising them after the first large free.
+void give_back_burst_memory() {
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  give_back_burst_memory();
   CLI::App cli{"mcpud: MCP/U and MCP device daemon for embedded Linux boards"};
   mcpud::app::Options options;
   std::string config_path;

@@ -33,6 +33,7 @@ void add_mcp_schema(json& schema) {
       "token": {"type": "string", "default": ""},
       "allowed_origins": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
       "max_sessions": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
+      "max_sessions_per_address": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 16},
       "max_body_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576}
     }
   })");
@@ -58,6 +59,7 @@ std::expected<McpSections, std::string> parse_mcp_sections(const json& document)
   out.http.token = http.at("token").get<std::string>();
   out.http.allowed_origins = http.at("allowed_origins").get<std::vector<std::string>>();
   out.http.max_sessions = http.at("max_sessions").get<std::size_t>();
+  out.http.max_sessions_per_address = http.at("max_sessions_per_address").get<std::size_t>();
   out.http.max_body_bytes = http.at("max_body_bytes").get<std::size_t>();
   return out;
 }

@@ -35,6 +35,7 @@ struct HttpConfig {
   std::string token;                         // bearer token required when not empty
   std::vector<std::string> allowed_origins;  // besides http(s)://localhost / 127.0.0.1 / [::1]
   std::size_t max_sessions = 64;
+  std::size_t max_sessions_per_address = 16;
   std::size_t max_body_bytes = 1024 * 1024;
 };
 

@@ -35,6 +35,7 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::DeviceError, "DEVICE_ERROR", -32014},
     DomainErrorInfo{DomainError::UplinkNotConfigured, "UPLINK_NOT_CONFIGURED", -32060},
     DomainErrorInfo{DomainError::UplinkNotConnected, "UPLINK_NOT_CONNECTED", -32061},
+    DomainErrorInfo{DomainError::ReplyTooLarge, "REPLY_TOO_LARGE", -32042},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

@@ -17,6 +17,7 @@ bool valid_id(const json& id) { return id.is_string() || id.is_number_integer() 
 struct BatchReplies {
   std::vector<std::string> parts;
   std::size_t pending = 0;
+  std::size_t bytes_left = 0;  // of the client's reply_bytes_limit, shared by the batch's replies
   Responder respond;
 
   void finish_one(std::string part) {
@@ -32,6 +33,17 @@ struct BatchReplies {
     respond(std::move(out));
   }
 };
+
+// What a client gets instead of a result larger than its reply budget.
+Error reply_too_large(std::string_view method, std::size_t bytes, std::size_t left, std::size_t limit, bool in_batch) {
+  std::string message = "Reply too large: the result of '" + std::string(method) + "' is " + std::to_string(bytes) +
+                        " bytes, more than the ";
+  message += in_batch ? std::to_string(left) + " bytes left of the " + std::to_string(limit) +
+                            " a batch's replies may take together"
+                      : std::to_string(limit) + " bytes a reply may take";
+  message += " ([limits] client_queue_bytes); the call itself was carried out";
+  return Error::domain(DomainError::ReplyTooLarge, std::move(message));
+}
 
 // A client for callers without a connection: pushes go nowhere.
 class DetachedClient final : public Client {
@@ -68,12 +80,36 @@ std::string wrap_envelope(const json& session_id, std::string_view payload) {
 
 std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+namespace {
+// Marks the binary value that holds a serialized_result ('J'SON).
+constexpr std::uint64_t kSerializedSubtype = 0x4a;
+}  // namespace
+
+json serialized_result(std::string_view json_text) {
+  return json::binary(json::binary_t::container_type(json_text.begin(), json_text.end()), kSerializedSubtype);
+}
+
+bool is_serialized_result(const json& result) {
+  return result.is_binary() && result.get_binary().has_subtype() && result.get_binary().subtype() == kSerializedSubtype;
+}
+
+json result_value(const json& result) {
+  if (!is_serialized_result(result)) return result;
+  const auto& bytes = result.get_binary();
+  return json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
+}
+
 std::string response(const json& id, const ToolResult& result) {
   if (!result) return error_response(id, result.error());
   std::string out = R"({"jsonrpc":"2.0","id":)";
   out += dump(id);
   out += R"(,"result":)";
-  out += dump(*result);
+  if (is_serialized_result(*result)) {
+    const auto& bytes = result->get_binary();
+    out.append(bytes.begin(), bytes.end());
+  } else {
+    out += dump(*result);
+  }
   out += '}';
   return out;
 }
@@ -168,15 +204,18 @@ void Engine::handle_parsed(json& message, Client& client, Responder respond) {
   }
   auto batch = std::make_shared<BatchReplies>();
   batch->pending = message.size();
+  batch->bytes_left = client.reply_bytes_limit;
   batch->respond = std::move(respond);
   for (auto& element : message) {
-    handle_message(element, client, [batch](std::string reply) { batch->finish_one(std::move(reply)); });
+    handle_message(
+        element, client, [batch](std::string reply) { batch->finish_one(std::move(reply)); }, &batch->bytes_left);
   }
 }
 
 // Validates one request object and dispatches it. `done` gets the serialized
 // reply, or an empty string for a notification.
-void Engine::handle_message(json& message, Client& client, std::function<void(std::string)> done) {
+void Engine::handle_message(json& message, Client& client, std::function<void(std::string)> done,
+                            std::size_t* batch_budget) {
   if (!message.is_object()) {
     done(error_response(nullptr, Error::invalid_request("Invalid request: expected an object")));
     return;
@@ -224,6 +263,10 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     json id;
     bool notification;
     std::function<void(std::string)> done;
+    std::string method;
+    std::size_t limit;               // the client's reply_bytes_limit
+    std::size_t own_budget = limit;  // a single message's budget: the whole limit
+    std::size_t* budget = nullptr;   // own_budget, or the batch's
     CallCancellation cancellation;
     std::weak_ptr<Client::InFlight> in_flight;  // set while an answer is awaited (cancellable)
     std::string key;
@@ -234,10 +277,18 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
       cancellation.on_cancel(nullptr);  // answered: nothing left to stop (and no cycle through the hook)
       if (auto waiting = in_flight.lock()) waiting->erase(key);
       // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
-      done(notification || cancellation.cancelled() ? std::string{} : response(id, result));
+      if (notification || cancellation.cancelled()) return done({});
+      std::string text = response(id, result);
+      if (text.size() > *budget) {
+        text = error_response(id, reply_too_large(method, text.size(), *budget, limit, budget != &own_budget));
+      }
+      *budget -= std::min(*budget, text.size());
+      done(std::move(text));
     }
   };
-  auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done)});
+  auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done),
+                                                             method_it->get<std::string>(), client.reply_bytes_limit});
+  pending->budget = batch_budget ? batch_budget : &pending->own_budget;
   {
     CallCancellation::Scope current(is_notification ? nullptr : &pending->cancellation);
     try {

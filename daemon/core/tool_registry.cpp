@@ -107,6 +107,7 @@ bool wildcard_match(std::string_view pattern, std::string_view name) {
 }
 
 void ToolRegistry::changed() {
+  ++generation_;
   if (batch_depth_ > 0) {
     pending_change_ = true;
     return;

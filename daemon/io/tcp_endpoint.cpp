@@ -2,6 +2,8 @@
 // Listener addresses and endpoint text.
 #include "mcpud/io/tcp_endpoint.hpp"
 
+#include <algorithm>
+
 #include <boost/asio/ip/address.hpp>
 
 #include "mcpud/io/host_port.hpp"
@@ -23,6 +25,16 @@ std::expected<tcp::endpoint, std::string> listen_endpoint(std::string_view spec)
                            "' is not an IP address (use e.g. 127.0.0.1, 0.0.0.0 or [::1])");
   }
   return tcp::endpoint(ip, address->port);
+}
+
+std::string peer_group(const boost::asio::ip::address& address) {
+  if (address.is_v4()) return address.to_string();
+  const auto v6 = address.to_v6();
+  if (v6.is_v4_mapped()) return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6).to_string();
+  if (v6.is_loopback()) return v6.to_string();
+  auto bytes = v6.to_bytes();
+  std::fill(bytes.begin() + 8, bytes.end(), 0);
+  return boost::asio::ip::address_v6(bytes).to_string() + "/64";
 }
 
 std::string endpoint_text(const tcp::endpoint& endpoint) {

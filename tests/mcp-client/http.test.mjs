@@ -2,7 +2,7 @@
 // The SDK client over Streamable HTTP: POST /mcp, the GET notification stream,
 // Mcp-Session-Id, DELETE at the end; plus the HTTP-specific refusals.
 import assert from "node:assert/strict";
-import { describe, it, after } from "node:test";
+import { describe, it, before, after } from "node:test";
 import { connect } from "node:net";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -82,5 +82,51 @@ describe("Streamable HTTP with a bearer token", () => {
     const { tools } = await client.listTools();
     assert.ok(tools.length > 0);
     await client.close();
+  });
+});
+
+describe("Streamable HTTP bounds what one client can hold", () => {
+  const daemon = new Daemon({ http: "127.0.0.1:0" });
+  before(() => daemon.start());
+  after(() => daemon.stop());
+  const post = (body, headers = {}) =>
+    fetch(`http://${daemon.httpAddress}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(body),
+    });
+  const initialize = () => post({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
+
+  it("answers a POST whose replies pass client_queue_bytes within it, with REPLY_TOO_LARGE for the rest", async () => {
+    const session = (await initialize()).headers.get("mcp-session-id");
+    const batch = Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "list_tools" }));
+    const res = await post(batch, { "Mcp-Session-Id": session });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    assert.ok(text.length <= 1048576 + 1000 * 400, `a reply of ${text.length} bytes`);
+    const replies = JSON.parse(text);
+    assert.equal(replies.length, 1000);
+    const tooLarge = replies.filter((r) => r.error?.data?.code === "REPLY_TOO_LARGE");
+    assert.ok(tooLarge.length > 0 && tooLarge.length < 1000);
+    assert.equal(tooLarge[0].error.code, -32042);
+    const ping = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { "Mcp-Session-Id": session });
+    assert.equal(ping.status, 200, "the session goes on");
+  });
+
+  it("gives one address at most max_sessions_per_address sessions, and a place again after DELETE", async () => {
+    const sessions = [];
+    let refusal;
+    for (let i = 0; i < 40 && !refusal; i++) {
+      const res = await initialize();
+      if (res.status === 200) sessions.push(res.headers.get("mcp-session-id"));
+      else refusal = res;
+    }
+    assert.ok(refusal, "one address opened 40 sessions");
+    assert.equal(refusal.status, 503);
+    assert.match(await refusal.text(), /Too many MCP sessions from 127\.0\.0\.1 \(limit 16, \[http\] max_sessions_per_address\)/);
+    assert.ok(sessions.length <= 16);
+    const url = `http://${daemon.httpAddress}/mcp`;
+    await fetch(url, { method: "DELETE", headers: { "Mcp-Session-Id": sessions[0] } });
+    assert.equal((await initialize()).status, 200, "a freed place is given again");
   });
 });

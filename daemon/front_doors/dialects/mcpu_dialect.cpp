@@ -2,9 +2,43 @@
 // list_tools in the shape the MCP/U reference client reads.
 #include "mcpud/dialects/mcpu_dialect.hpp"
 
+#include <cstdint>
+#include <string>
+
+#include "mcpud/core/json_rpc.hpp"
+
 namespace mcpud::dialects {
 
 nlohmann::json list_tools_reply(const ToolRegistry& registry, const DeviceIdentity& identity) {
+  return {{"device", identity.device()},
+          {"version", identity.version},
+          {"tools", tools_of(registry)},
+          {"pins", identity.pins()}};
+}
+
+namespace {
+
+// The tools part of list_tools, serialized once for each generation of the
+// tool set: a burst of list_tools from many clients then costs a copy each,
+// not a walk over every schema.
+class ToolListing {
+ public:
+  const std::string& text(const ToolRegistry& registry) {
+    if (generation_ != registry.generation() || text_.empty()) {
+      text_ = rpc::dump(tools_of(registry));
+      generation_ = registry.generation();
+    }
+    return text_;
+  }
+
+ private:
+  std::uint64_t generation_ = 0;
+  std::string text_;
+};
+
+}  // namespace
+
+nlohmann::json tools_of(const ToolRegistry& registry) {
   auto tools = nlohmann::json::array();
   for (const auto& tool : registry.tools()) {
     nlohmann::json entry = {
@@ -14,18 +48,20 @@ nlohmann::json list_tools_reply(const ToolRegistry& registry, const DeviceIdenti
     }
     tools.push_back(std::move(entry));
   }
-  return {{"device", identity.device()},
-          {"version", identity.version},
-          {"tools", std::move(tools)},
-          {"pins", identity.pins()}};
+  return tools;
 }
 
 void install_mcpu_dialect(rpc::Dispatcher& dispatcher, DeviceIdentity identity) {
   auto& registry = dispatcher.registry();
-  dispatcher.add_method("list_tools",
-                        [&registry, identity = std::move(identity)](rpc::Client&, nlohmann::json, ToolReply reply) {
-                          reply(list_tools_reply(registry, identity));
-                        });
+  dispatcher.add_method("list_tools", [&registry, identity = std::move(identity), listing = ToolListing()](
+                                          rpc::Client&, nlohmann::json, ToolReply reply) mutable {
+    // The members in the order a serialized object has them (sorted by name).
+    std::string text = R"({"device":)" + rpc::dump(identity.device());
+    text += R"(,"pins":)" + rpc::dump(identity.pins());
+    text += R"(,"tools":)" + listing.text(registry);
+    text += R"(,"version":)" + rpc::dump(identity.version) + "}";
+    reply(rpc::serialized_result(text));
+  });
 }
 
 }  // namespace mcpud::dialects

@@ -2,6 +2,7 @@
 // Streamable HTTP: connections, MCP sessions over HTTP and their SSE streams.
 #include "mcpud/http/http_server.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <unordered_map>
@@ -73,6 +74,13 @@ bool is_initialize(const json& body) {
 struct HttpServer::State {
   State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e) : options(std::move(o)), engine(e), acceptor(io) {}
 
+  // How many sessions (connections) peers of `group` hold.
+  std::size_t sessions_of(std::string_view group) const {
+    return std::count_if(sessions.begin(), sessions.end(),
+                         [&](const auto& entry) { return entry.second->group == group; });
+  }
+  std::size_t connections_of(std::string_view group) const;
+
   // The live session with this id, or null.
   std::shared_ptr<McpHttpSession> find(std::string_view id) {
     const auto it = sessions.find(std::string(id));
@@ -99,8 +107,11 @@ struct HttpServer::State {
 // One HTTP/1.1 connection: requests in turn, or (after GET /mcp) an SSE stream.
 class HttpConnection final : public EventStream, public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(tcp::socket socket, std::shared_ptr<HttpServer::State> state, std::string peer)
-      : stream_(std::move(socket)), state_(std::move(state)), peer_(std::move(peer)) {}
+  HttpConnection(tcp::socket socket, std::shared_ptr<HttpServer::State> state, std::string peer, std::string group)
+      : stream_(std::move(socket)), state_(std::move(state)), peer_(std::move(peer)), group_(std::move(group)) {}
+
+  // The peer's address (IPv6: its /64), which per-address limits count.
+  const std::string& group() const { return group_; }
 
   void start() { read_request(); }
 
@@ -302,15 +313,25 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       reply_error(http::status::bad_request, "Missing Mcp-Session-Id header: send initialize first");
       return nullptr;
     }
-    if (state_->sessions.size() >= state_->options.max_sessions) state_->expire_idle();
-    if (state_->sessions.size() >= state_->options.max_sessions) {
-      reply_error(
-          http::status::service_unavailable,
-          "Too many MCP sessions (limit " + std::to_string(state_->options.max_sessions) + "); DELETE unused ones");
+    const auto& options = state_->options;
+    const auto full = [&] {
+      return state_->sessions.size() >= options.max_sessions ||
+             state_->sessions_of(group_) >= options.max_sessions_per_address;
+    };
+    if (full()) state_->expire_idle();
+    if (full()) {
+      const bool mine = state_->sessions_of(group_) >= options.max_sessions_per_address;
+      reply_error(http::status::service_unavailable, mine ? "Too many MCP sessions from " + group_ + " (limit " +
+                                                                std::to_string(options.max_sessions_per_address) +
+                                                                ", [http] max_sessions_per_address); DELETE unused ones"
+                                                          : "Too many MCP sessions (limit " +
+                                                                std::to_string(options.max_sessions) +
+                                                                ", [http] max_sessions); DELETE unused ones");
       return nullptr;
     }
-    auto session = std::make_shared<McpHttpSession>(new_session_id(), state_->options.queue_bytes);
+    auto session = std::make_shared<McpHttpSession>(new_session_id(), options.queue_bytes);
     session->caller.peer = peer_.substr(0, peer_.rfind(':'));  // the port changes with every connection
+    session->group = group_;
     state_->sessions.emplace(session->id(), session);
     log::debug("http", peer_, ": new MCP session ", session->id());
     return session;
@@ -447,6 +468,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   Request request_;
   std::shared_ptr<HttpServer::State> state_;
   std::string peer_;
+  std::string group_;
   std::string session_id_;  // echoed on the response to a request of a session
   bool streaming_ = false;
   io::OutgoingBytes outgoing_;  // the event stream's bytes
@@ -458,6 +480,13 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   unsigned watch_generation_ = 0;                  // tells a cancelled wait from the current one
   bool closed_ = false;
 };
+
+std::size_t HttpServer::State::connections_of(std::string_view group) const {
+  return std::count_if(connections.begin(), connections.end(), [&](const auto& entry) {
+    const auto connection = entry.second.lock();
+    return connection && connection->group() == group;
+  });
+}
 
 HttpServer::HttpServer(boost::asio::io_context& io, HttpOptions options, rpc::Engine& engine)
     : state_(std::make_shared<State>(io, std::move(options), engine)) {}
@@ -491,12 +520,15 @@ std::expected<void, std::string> HttpServer::open() {
       if (!accept_error) {
         boost::system::error_code peer_error;
         const auto remote = socket.remote_endpoint(peer_error);
-        const std::string peer =
-            peer_error ? "http peer" : remote.address().to_string() + ":" + std::to_string(remote.port());
+        const std::string peer = peer_error ? "http peer" : io::endpoint_text(remote);
+        std::string group = peer_error ? "unknown" : io::peer_group(remote.address());
         if (state->connections.size() >= state->options.max_connections) {
           log::info("http", peer, ": refused, ", state->options.max_connections, " connections open");
+        } else if (state->connections_of(group) >= state->options.max_connections_per_address) {
+          log::info("http", peer, ": refused, ", state->options.max_connections_per_address, " connections from ",
+                    group, " open ([limits] max_clients_per_address)");
         } else {
-          auto connection = std::make_shared<HttpConnection>(std::move(socket), state, peer);
+          auto connection = std::make_shared<HttpConnection>(std::move(socket), state, peer, std::move(group));
           state->connections.emplace(connection.get(), connection);
           connection->start();
         }

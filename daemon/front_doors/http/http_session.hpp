@@ -27,7 +27,8 @@ class McpHttpSession final : public rpc::Client {
  public:
   // `backlog_bytes`: notifications kept while no stream is open (oldest dropped first).
   McpHttpSession(std::string id, std::size_t backlog_bytes) : id_(std::move(id)), backlog_limit_(backlog_bytes) {
-    caller.door = "http";  // the peer is the address that initializes the session
+    caller.door = "http";               // the peer is the address that initializes the session
+    reply_bytes_limit = backlog_bytes;  // one POST's reply, like one line's on the other doors
   }
 
   void push(std::string message) override;
@@ -41,6 +42,8 @@ class McpHttpSession final : public rpc::Client {
   std::size_t backlog_size() const { return backlog_.size(); }
 
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
+  // The address (IPv6: its /64) that initialized it, which per-address limits count.
+  std::string group;
 
  private:
   std::string id_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/buffer.hpp>
@@ -41,21 +42,33 @@ class LineSession final : public Session, public rpc::Client, public std::enable
         transport_(std::move(transport)),
         on_closed_(std::move(on_closed)) {
     caller = {.door = transport_, .peer = peer_};
+    reply_bytes_limit = limits.queue_bytes;
+  }
+
+  // A network client: counted per address, and closed when silent for the
+  // limits' idle_timeout.
+  void set_network_address(std::string address) {
+    address_ = std::move(address);
+    if (limits_.idle_timeout.count() == 0) return;
+    idle_timer_.emplace(stream_.get_executor());
+    wait_for_idle(limits_.idle_timeout);
   }
 
   void start() { read_more(); }
 
-  // Queues one reply line (the newline is added here). A client whose queue
-  // passes the limit is not reading: it is dropped so it cannot hold memory.
+  // Queues one reply line (the newline is added here). A reply larger than the
+  // queue bound is refused before it gets here (the engine's reply budget); what
+  // drops a client is a backlog: replies it has not read when the next comes.
   void send(std::string_view line) {
     if (closed_) return;
-    outgoing_.append(line);
-    outgoing_.append("\n");
     if (outgoing_.size() > limits_.queue_bytes) {
-      log::info(transport_, peer_, ": dropped, ", outgoing_.size(), " bytes of replies unread");
+      log::info(transport_, peer_, ": dropped: not reading (", outgoing_.size(),
+                " bytes of replies unread, more than [limits] client_queue_bytes = ", limits_.queue_bytes, ")");
       close();
       return;
     }
+    outgoing_.append(line);
+    outgoing_.append("\n");
     if (!write_active_) write_more();
   }
 
@@ -67,6 +80,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     closed_ = true;
     state.reset();  // ends the client's subscriptions now, not when the last handler runs
     this->cancel_pending();
+    if (idle_timer_) idle_timer_->cancel();
     boost::system::error_code ignored;
     stream_.close(ignored);
     if (on_closed_) on_closed_(*this);
@@ -74,9 +88,19 @@ class LineSession final : public Session, public rpc::Client, public std::enable
 
   const std::string& peer() const override { return peer_; }
   const std::string& transport() const override { return transport_; }
+  const std::string& address() const override { return address_; }
 
  private:
+  // Reading pauses while half the queue bound is unread: a client that sends
+  // faster than it reads is slowed down by TCP, not buffered here.
+  bool backlogged() const { return outgoing_.size() >= limits_.queue_bytes / 2; }
+
   void read_more() {
+    if (backlogged()) {
+      read_paused_ = true;
+      return;
+    }
+    read_paused_ = false;
     stream_.async_read_some(
         boost::asio::buffer(read_buffer_),
         [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) { self->on_read(ec, n); });
@@ -84,6 +108,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
 
   void on_read(boost::system::error_code ec, std::size_t n) {
     if (closed_) return;
+    last_activity_ = std::chrono::steady_clock::now();
     if (ec) {
       if (ec != boost::asio::error::eof) log::debug(transport_, peer_, ": read: ", ec.message());
       // A peer that half-closes after its last request still gets its replies.
@@ -117,12 +142,33 @@ class LineSession final : public Session, public rpc::Client, public std::enable
       close();
       return;
     }
+    last_activity_ = std::chrono::steady_clock::now();
     outgoing_.consumed(n);
+    if (read_paused_ && !input_done_ && !backlogged()) read_more();
     if (!outgoing_.empty()) {
       write_more();
     } else if (input_done_) {
       close();
     }
+  }
+
+  // Closes the client once it has been silent for idle_timeout: nothing read or
+  // written, and no call of its waiting for an answer (a long serial read is
+  // not silence).
+  void wait_for_idle(std::chrono::steady_clock::duration delay) {
+    idle_timer_->expires_after(delay);
+    idle_timer_->async_wait([weak = this->weak_from_this()](boost::system::error_code ec) {
+      auto self = weak.lock();
+      if (ec || !self || self->closed_) return;
+      const auto timeout = self->limits_.idle_timeout;
+      const auto silent = std::chrono::steady_clock::now() - self->last_activity_;
+      if (silent < timeout || !self->in_flight->empty() || self->write_active_) {
+        return self->wait_for_idle(silent < timeout ? timeout - silent : timeout);
+      }
+      log::info(self->transport_, self->peer_, ": closed: silent for ", timeout.count(),
+                " s ([limits] idle_timeout_s)");
+      self->close();
+    });
   }
 
   Stream stream_;
@@ -134,32 +180,46 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   ClosedHandler on_closed_;
   std::array<char, 16 * 1024> read_buffer_{};
   io::OutgoingBytes outgoing_;  // replies and notifications not yet written
+  std::string address_;         // network clients only
+  std::optional<boost::asio::steady_timer> idle_timer_;
+  std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
   bool write_active_ = false;
+  bool read_paused_ = false;  // the backlog is too big: read_more waits for writes
   bool input_done_ = false;
   bool closed_ = false;
 };
 
-// Tells a client over the connection cap why it is hung up on (so it does not
+// Tells a client over a connection cap why it is hung up on (so it does not
 // just see a reset). Never blocks: what does not fit in the socket is dropped.
 template <class Socket>
-void refuse_client(Socket& socket, std::size_t max_clients) {
-  const auto refusal =
-      rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients,
-                                                 "Too many clients (limit " + std::to_string(max_clients) + ")")) +
-      "\n";
+void refuse_client(Socket& socket, const std::string& why) {
+  const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients, why)) + "\n";
   boost::system::error_code ignored;
   socket.non_blocking(true, ignored);
   socket.write_some(boost::asio::buffer(refusal), ignored);
 }
 
+// Why a new client of `transport` from `address` (empty: a local transport) is
+// refused, or nothing when it may connect.
+inline std::optional<std::string> admission_refusal(const SessionSet& sessions, const std::string& transport,
+                                                    const std::string& address, const SessionLimits& limits) {
+  if (sessions.count(transport) >= limits.max_clients)
+    return "Too many clients (limit " + std::to_string(limits.max_clients) + ", [limits] max_clients)";
+  if (!address.empty() && sessions.count_from(transport, address) >= limits.max_clients_per_address)
+    return "Too many clients from " + address + " (limit " + std::to_string(limits.max_clients_per_address) +
+           ", [limits] max_clients_per_address)";
+  return std::nullopt;
+}
+
 // Starts a LineSession for an accepted stream socket and adds it to `sessions`,
-// or refuses it when `transport` already has `limits.max_clients` clients.
+// or refuses it when `transport` is full or its `address` (network clients;
+// empty for local ones) holds its share.
 template <class Socket>
-void admit_client(Socket socket, const std::string& peer, const std::string& transport, rpc::Engine& engine,
-                  SessionSet& sessions, const SessionLimits& limits) {
-  if (sessions.count(transport) >= limits.max_clients) {
-    refuse_client(socket, limits.max_clients);
-    log::info(transport, peer, ": refused, ", limits.max_clients, " clients already connected");
+void admit_client(Socket socket, const std::string& peer, const std::string& address, const std::string& transport,
+                  rpc::Engine& engine, SessionSet& sessions, const SessionLimits& limits) {
+  if (const auto refusal = admission_refusal(sessions, transport, address, limits)) {
+    refuse_client(socket, *refusal);
+    log::info(transport, peer, ": refused: ", *refusal);
     return;
   }
   auto session = std::make_shared<LineSession<Socket>>(std::move(socket), engine, limits, peer, transport,
@@ -169,6 +229,7 @@ void admit_client(Socket socket, const std::string& peer, const std::string& tra
                                                          log::debug(transport, s.peer(), ": disconnected");
                                                          sessions.remove(&s);
                                                        });
+  if (!address.empty()) session->set_network_address(address);
   sessions.add(session);
   log::debug(transport, peer, ": connected");
   session->start();

@@ -50,8 +50,9 @@ void TcpListener::accept_next() {
     boost::system::error_code ec;
     const auto remote = socket.remote_endpoint(ec);
     const std::string peer = ec ? "unknown peer" : io::endpoint_text(remote);
+    const std::string address = ec ? "unknown" : io::peer_group(remote.address());
     socket.set_option(tcp::no_delay(true), ec);
-    admit_client(std::move(socket), peer, "tcp", engine_, sessions_, limits_);
+    admit_client(std::move(socket), peer, address, "tcp", engine_, sessions_, limits_);
   });
 }
 

@@ -112,7 +112,7 @@ void UnixListener::close() {
 void UnixListener::accept_next() {
   accept_loop(acceptor_, retry_timer_, "unix", [this](stream_protocol::socket socket) {
     const std::string peer = peer_name(socket);
-    admit_client(std::move(socket), peer, "unix", engine_, sessions_, limits_);
+    admit_client(std::move(socket), peer, /*address=*/"", "unix", engine_, sessions_, limits_);
   });
 }
 

@@ -51,7 +51,8 @@ void collect_fleet_info(const InfoSources& sources, std::function<void(nlohmann:
     gather->part("get_info", result, [&](const nlohmann::json& info) { gather->document["info"] = info; });
   });
   sources.dispatcher.handle(gather->client, "list_tools", nlohmann::json::object(), [gather](ToolResult result) {
-    gather->part("list_tools", result, [&](const nlohmann::json& list) {
+    gather->part("list_tools", result, [&](const nlohmann::json& serialized) {
+      const auto list = rpc::result_value(serialized);
       gather->document["tools"] = list.value("tools", nlohmann::json::array());
       gather->document["pins"] = list.value("pins", nlohmann::json::array());
     });

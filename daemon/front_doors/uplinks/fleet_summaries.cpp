@@ -45,7 +45,7 @@ void FleetSummaries::publish_all() {
   dispatcher_.handle(*client, "list_tools", nlohmann::json::object(), [weak, client](ToolResult listed) {
     auto self = weak.lock();
     if (!self || !listed) return;
-    for (const auto& pin : listed->value("pins", nlohmann::json::array())) {
+    for (const auto& pin : rpc::result_value(*listed).value("pins", nlohmann::json::array())) {
       if (!pin.value("capabilities", nlohmann::json::object()).value("summary", false)) continue;
       const auto name = pin.value("name", std::string());
       self->dispatcher_.handle(*client, "get_pin_summary", {{"pin", name}}, [weak, name](ToolResult summary) {

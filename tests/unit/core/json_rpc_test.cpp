@@ -428,5 +428,47 @@ TEST(JsonRpcEncoding, SuccessResponseWithInvalidUtf8IsStillValidJson) {
   EXPECT_TRUE(json::accept(text));
 }
 
+// A result larger than the client's reply budget becomes REPLY_TOO_LARGE, which
+// says the call ran; in a batch the budget is shared and what fits is answered.
+TEST_F(JsonRpcEngine, ReplyBudget_SingleResultOverItIsAnErrorThatSaysTheCallRan) {
+  DetachedClientForTest client;
+  client.reply_bytes_limit = 100;
+  std::vector<std::string> replies;
+  const std::string big(200, 'x');
+  engine.handle_line(R"({"jsonrpc":"2.0","id":5,"method":"echo","params":{"text":")" + big + R"("}})", client,
+                     [&](std::string reply) { replies.push_back(std::move(reply)); });
+  ASSERT_EQ(replies.size(), 1u);
+  const json reply = json::parse(replies[0]);
+  EXPECT_EQ(reply["id"], 5);
+  EXPECT_EQ(reply["error"]["code"], -32042);
+  EXPECT_EQ(reply["error"]["data"]["code"], "REPLY_TOO_LARGE");
+  EXPECT_NE(reply["error"]["message"].get<std::string>().find("the call itself was carried out"), std::string::npos);
+  EXPECT_EQ(handler.calls.size(), 1u);
+}
+
+TEST_F(JsonRpcEngine, ReplyBudget_BatchSharesItAndAnswersEveryRequest) {
+  DetachedClientForTest client;
+  client.reply_bytes_limit = 150;  // two echo replies (68 bytes each) fit, not three
+  std::string batch = "[";
+  for (int i = 0; i < 5; ++i)
+    batch += std::string(i ? "," : "") + R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+             R"(,"method":"echo","params":{"n":)" + std::to_string(i) + "}}";
+  batch += "]";
+  std::vector<std::string> replies;
+  engine.handle_line(batch, client, [&](std::string reply) { replies.push_back(std::move(reply)); });
+  ASSERT_EQ(replies.size(), 1u);
+  const json answers = json::parse(replies[0]);
+  ASSERT_EQ(answers.size(), 5u);
+  int results = 0;
+  for (const auto& answer : answers) {
+    if (answer.contains("result")) {
+      ++results;
+    } else {
+      EXPECT_EQ(answer["error"]["data"]["code"], "REPLY_TOO_LARGE") << answer.dump();
+    }
+  }
+  EXPECT_EQ(results, 2);
+}
+
 }  // namespace
 }  // namespace mcpud::rpc

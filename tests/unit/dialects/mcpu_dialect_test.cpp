@@ -40,6 +40,7 @@ class McpuDialect : public ::testing::Test {
     std::optional<ToolResult> result;
     dispatcher.handle(client, method, std::move(params), [&](ToolResult r) { result = std::move(r); });
     EXPECT_TRUE(result.has_value()) << method;
+    if (result && *result) return rpc::result_value(**result);  // the value as a client reads it
     return result.value_or(std::unexpected(Error::internal("no reply")));
   }
 
@@ -110,6 +111,21 @@ TEST_F(McpuDialect, ListToolsMethod_IsInstalledOnTheDispatcher) {
   const auto result = handle("list_tools");
   ASSERT_TRUE(result) << result.error().message;
   EXPECT_EQ(*result, list_tools_reply(registry, identity()));
+}
+
+TEST_F(McpuDialect, ListToolsMethod_SendsItsCachedListingSerializedAndRenewsItWhenToolsChange) {
+  install_mcpu_dialect(dispatcher, identity());
+  ASSERT_TRUE(registry.add(make_tool("gpio_read")));
+  std::optional<ToolResult> raw;
+  dispatcher.handle(client, "list_tools", json::object(), [&](ToolResult r) { raw = std::move(r); });
+  ASSERT_TRUE(raw && *raw);
+  EXPECT_TRUE(rpc::is_serialized_result(**raw));
+  EXPECT_EQ(rpc::response(1, *raw), rpc::response(1, list_tools_reply(registry, identity())))
+      << "the same text as the value serialized";
+  ASSERT_TRUE(registry.add(make_tool("gpio_write")));
+  EXPECT_EQ(handle("list_tools")->at("tools").size(), 2u);
+  registry.remove_owner("test");
+  EXPECT_EQ(*handle("list_tools"), list_tools_reply(registry, identity()));
 }
 
 TEST_F(McpuDialect, ListToolsMethod_SeesToolsAddedAfterInstall) {

@@ -39,6 +39,7 @@ enum class DomainError {
   DeviceError,          // a bridged device answered with an error of its own
   UplinkNotConfigured,  // no [uplink.services] to carry the request
   UplinkNotConnected,   // the uplink is configured but its server is not connected
+  ReplyTooLarge,        // a call ran, but its result does not fit in what its client may be sent
 };
 
 struct Error {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -57,6 +58,10 @@ class Client {
   bool mcp_initialized = false;
   // The door and peer this client calls tools as (set by its transport).
   Caller caller;
+  // The most bytes the reply to one line may take (a batch's replies share it),
+  // set by the transport from its queue bound. A result that would pass it is
+  // answered with REPLY_TOO_LARGE instead: the client learns its call ran.
+  std::size_t reply_bytes_limit = std::numeric_limits<std::size_t>::max();
 
   // The client's requests that have not answered yet, by id (serialized), so
   // notifications/cancelled can find them. Shared: answers outlive the client.
@@ -100,7 +105,10 @@ class Engine {
 
  private:
   void handle_parsed(nlohmann::json& message, Client& client, Responder respond);
-  void handle_message(nlohmann::json& message, Client& client, std::function<void(std::string)> done);
+  // `batch_budget`: the bytes left for the replies of the batch `message` is in
+  // (null for a single message, which has the client's whole limit).
+  void handle_message(nlohmann::json& message, Client& client, std::function<void(std::string)> done,
+                      std::size_t* batch_budget = nullptr);
   // notifications/cancelled: stops the client's request params.requestId, if it still waits.
   void cancel_request(Client& client, const nlohmann::json& params);
 
@@ -112,6 +120,14 @@ class Engine {
 bool is_envelope(const nlohmann::json& message);
 // `payload` (serialized) wrapped in the envelope of `session_id`.
 std::string wrap_envelope(const nlohmann::json& session_id, std::string_view payload);
+
+// A method's result that is already JSON text (a cached listing), so a reply
+// copies it instead of serializing a value again. The Engine writes it as it
+// is; a caller that reads results itself gets the value with result_value().
+nlohmann::json serialized_result(std::string_view json_text);
+bool is_serialized_result(const nlohmann::json& result);
+// The value of a result, parsing a serialized_result back.
+nlohmann::json result_value(const nlohmann::json& result);
 
 // Serializes a success or error response for `id` (null allowed).
 std::string response(const nlohmann::json& id, const ToolResult& result);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,6 +40,9 @@ class ToolRegistry {
   // All tools in registration order.
   const std::vector<std::shared_ptr<const Tool>>& tools() const { return tools_; }
   std::size_t size() const { return tools_.size(); }
+  // Changes with every change of the tool set, at once (also inside a Batch):
+  // what is derived from tools() can be cached for as long as it stays.
+  std::uint64_t generation() const { return generation_; }
 
   // The one way every front door calls a tool. Refuses a user-only name to a
   // caller without user_tools (NOT_AUTHORIZED), validates `arguments` against the
@@ -104,6 +108,7 @@ class ToolRegistry {
   std::weak_ptr<CallObserver> observer_;
   int batch_depth_ = 0;
   bool pending_change_ = false;
+  std::uint64_t generation_ = 0;
 };
 
 // Whether `name` matches `pattern`, where * matches any run of characters.

@@ -18,4 +18,9 @@ std::expected<boost::asio::ip::tcp::endpoint, std::string> listen_endpoint(std::
 // "127.0.0.1:3000" or "[::1]:3000".
 std::string endpoint_text(const boost::asio::ip::tcp::endpoint& endpoint);
 
+// Whom per-address limits count a peer as: its IPv4 address, or for IPv6 its
+// /64 network ("2001:db8:1:2::/64"), since one host may use any address of its
+// /64. An IPv4 address mapped into IPv6 counts as the IPv4 address.
+std::string peer_group(const boost::asio::ip::address& address);
+
 }  // namespace mcpud::io

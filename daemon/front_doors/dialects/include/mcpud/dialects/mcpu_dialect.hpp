@@ -21,7 +21,10 @@ struct DeviceIdentity {
 
 void install_mcpu_dialect(rpc::Dispatcher& dispatcher, DeviceIdentity identity);
 
-// The list_tools reply: {device, version, tools:[...], pins:[...]}.
+// The list_tools reply: {device, version, tools:[...], pins:[...]}. The method
+// sends the same, serialized with the tools part cached (rpc::serialized_result).
 nlohmann::json list_tools_reply(const ToolRegistry& registry, const DeviceIdentity& identity);
+// The tools part: [{name, description, inputSchema, polling?}].
+nlohmann::json tools_of(const ToolRegistry& registry);
 
 }  // namespace mcpud::dialects

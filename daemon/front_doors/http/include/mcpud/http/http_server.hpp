@@ -25,8 +25,11 @@ struct HttpOptions {
   std::vector<std::string> protocol_versions;  // MCP-Protocol-Version values accepted
   std::size_t max_sessions = 64;
   std::size_t max_body_bytes = 1024 * 1024;
+  std::size_t max_sessions_per_address = 16;  // MCP sessions one address (IPv6: one /64) may hold
   std::size_t max_connections = 256;
-  std::size_t queue_bytes = 1024 * 1024;  // notifications waiting for a slow stream reader
+  std::size_t max_connections_per_address = 64;
+  // Notifications waiting for a slow stream reader; also what one POST's reply may take.
+  std::size_t queue_bytes = 1024 * 1024;
 
   bool operator==(const HttpOptions&) const = default;
 };

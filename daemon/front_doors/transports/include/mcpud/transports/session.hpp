@@ -3,6 +3,7 @@
 // the daemon can count and close them. Single-threaded.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -15,8 +16,12 @@ namespace mcpud::transports {
 // limits applies to every connection accepted after it.
 struct SessionLimits {
   std::size_t max_line_bytes = 64 * 1024;
-  std::size_t queue_bytes = 1024 * 1024;  // replies waiting for a slow reader
-  std::size_t max_clients = 256;          // TCP connections, all listeners together
+  std::size_t queue_bytes = 1024 * 1024;  // replies waiting for a slow reader; also one line's reply at most
+  std::size_t max_clients = 256;          // connections of one transport, all its listeners together
+  // Network (TCP) clients only: how many one address may hold, and how long one
+  // may stay silent (nothing read, nothing written, no call waiting; 0: forever).
+  std::size_t max_clients_per_address = 64;
+  std::chrono::seconds idle_timeout{600};
 };
 
 class Session {
@@ -25,6 +30,8 @@ class Session {
   virtual void close() = 0;
   virtual const std::string& peer() const = 0;       // "127.0.0.1:51234", "/dev/ttyGS0"
   virtual const std::string& transport() const = 0;  // "tcp", "tty"
+  // The network address of the peer ("127.0.0.1"), empty for local transports.
+  virtual const std::string& address() const = 0;
 };
 
 class SessionSet {
@@ -35,6 +42,12 @@ class SessionSet {
   std::size_t count(std::string_view transport) const {
     std::size_t n = 0;
     for (const auto& [raw, session] : sessions_) n += session->transport() == transport ? 1 : 0;
+    return n;
+  }
+  std::size_t count_from(std::string_view transport, std::string_view address) const {
+    std::size_t n = 0;
+    for (const auto& [raw, session] : sessions_)
+      n += session->transport() == transport && session->address() == address ? 1 : 0;
     return n;
   }
   template <class Visit>

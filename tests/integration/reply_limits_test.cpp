@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// What bounds a client's replies and its connection, through the real binary:
+// one line's reply (a batch's together) never passes client_queue_bytes, a
+// client that does not read is held back and, when it keeps being pushed to,
+// dropped; silent TCP clients are closed; one address cannot take every slot.
+#include <thread>
+
+#include "support/configs.hpp"
+#include "support/fixtures.hpp"
+
+namespace mcpud::it {
+namespace {
+
+constexpr int kReplyTooLarge = -32042;
+
+// A daemon on the simulated board with these [limits] lines, and its port.
+struct LimitedDaemon {
+  explicit LimitedDaemon(const std::string& limits) {
+    const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.limits = limits}));
+    port = daemon.start_tcp({"--config", config});
+  }
+  std::optional<LineClient> connect(Deadline deadline = 5s, int receive_buffer = 0) const {
+    return LineClient::connect_tcp(port, deadline, receive_buffer);
+  }
+  DaemonProcess daemon;
+  int port = 0;
+};
+
+TEST(ReplyLimits, BatchPastTheBudgetAnswersEveryCallAndSaysWhichRanWithoutTheirResult) {
+  LimitedDaemon limited("client_queue_bytes = 16384");
+  ASSERT_NE(limited.port, 0);
+  auto client = limited.connect();
+  ASSERT_TRUE(client);
+  json batch = json::array({json::parse(request_text("gpio_write", {{"pin", 2}, {"value", true}}, "write"))});
+  for (int i = 0; i < 40; ++i) batch.push_back(json::parse(request_text("list_tools", json::object(), i)));
+  ASSERT_TRUE(client->send_line(batch.dump()));
+  const auto line = client->read_line(10s);
+  ASSERT_TRUE(line) << "a batch whose replies pass the budget got no reply at all";
+  EXPECT_LE(line->size(), 16384u + 40 * 400) << "the reply passed the budget";
+  const json replies = json::parse(*line);
+  ASSERT_EQ(replies.size(), 41u) << "every request of the batch is answered";
+  int listed = 0;
+  int refused = 0;
+  for (const auto& reply : replies) {
+    if (reply["id"] == "write") {
+      EXPECT_TRUE(reply.contains("result")) << reply.dump();
+    } else if (reply.contains("result")) {
+      ++listed;
+    } else {
+      ++refused;
+      EXPECT_TRUE(is_error(reply, kReplyTooLarge, "REPLY_TOO_LARGE")) << reply.dump();
+      EXPECT_NE(reply["error"]["message"].get<std::string>().find("the call itself was carried out"),
+                std::string::npos);
+    }
+  }
+  EXPECT_GT(listed, 0) << "what fits is still answered in full";
+  EXPECT_GT(refused, 0);
+  // The connection stays, and the write in the batch did happen.
+  EXPECT_EQ(client->result("gpio_read", {{"pin", 2}})["value"], true);
+}
+
+TEST(ReplyLimits, OneReplyLargerThanTheQueueIsAnErrorAndTheClientStays) {
+  LimitedDaemon limited("client_queue_bytes = 4096");
+  ASSERT_NE(limited.port, 0);
+  auto client = limited.connect();
+  ASSERT_TRUE(client);
+  const json reply = client->call("list_tools", json::object(), 7);
+  EXPECT_TRUE(is_error(reply, kReplyTooLarge, "REPLY_TOO_LARGE")) << reply.dump();
+  EXPECT_EQ(reply["id"], 7);
+  EXPECT_EQ(client->result("get_info")["device"], "mcpud-sim");
+  EXPECT_EQ(limited.daemon.count_in_log("dropped"), 0u);
+}
+
+TEST(ReplyLimits, ClientThatSendsButNeverReadsIsHeldBackAndTheOthersAreServed) {
+  LimitedDaemon limited("client_queue_bytes = 65536\nidle_timeout_s = 2");
+  ASSERT_NE(limited.port, 0);
+  auto reader = limited.connect();
+  auto sluggard = limited.connect(5s, /*receive_buffer=*/4096);
+  ASSERT_TRUE(reader && sluggard);
+  std::string burst;
+  for (int i = 0; i < 50; ++i) burst += request_text("list_tools", json::object(), i) + "\n";
+  // The daemon stops reading a client with half its queue unread, so the
+  // sluggard's sends block once the socket buffers are full.
+  bool held_back = false;
+  for (int round = 0; round < 2000 && !held_back; ++round) {
+    held_back = !sluggard->send_raw(burst, 300ms);
+    ASSERT_EQ(reader->call("get_info", json::object(), round)["id"], round);
+  }
+  EXPECT_TRUE(held_back) << "the daemon kept reading a client that reads nothing";
+  EXPECT_EQ(reader->result("gpio_read", {{"pin", 2}})["name"], "led");
+  // Held back, it is silent: the idle timeout frees its slot.
+  EXPECT_TRUE(limited.daemon.wait_for_log("closed: silent for 2 s", 15s));
+  EXPECT_TRUE(sluggard->wait_closed(10s));
+}
+
+TEST(ReplyLimits, ClientThatNeverReadsItsNotificationsIsDropped) {
+  LimitedDaemon limited("client_queue_bytes = 4096");
+  ASSERT_NE(limited.port, 0);
+  auto reader = limited.connect();
+  auto sluggard = limited.connect(5s, /*receive_buffer=*/4096);
+  ASSERT_TRUE(reader && sluggard);
+  ASSERT_TRUE(sluggard->result("subscribe", {{"uris", {"mcpu://daemon/activity"}}}).contains("subscribed"));
+  const Deadline deadline(30s);
+  for (int i = 0; limited.daemon.count_in_log("dropped: not reading") == 0 && !deadline.expired(); ++i) {
+    ASSERT_EQ(reader->call("gpio_write", {{"pin", 2}, {"value", i % 2 == 0}}, i)["id"], i);
+  }
+  EXPECT_TRUE(limited.daemon.wait_for_log("dropped: not reading", 1s)) << "the non-reader was never dropped";
+  EXPECT_TRUE(limited.daemon.wait_for_log("[limits] client_queue_bytes = 4096", 1s));
+  EXPECT_TRUE(sluggard->wait_closed(10s));
+  EXPECT_EQ(reader->result("get_info")["device"], "mcpud-sim");
+}
+
+TEST(ConnectionLimits, SilentClientIsClosedOneThatPingsOrWaitsForACallStays) {
+  LimitedDaemon limited("idle_timeout_s = 1");
+  ASSERT_NE(limited.port, 0);
+  auto silent = limited.connect();
+  auto pinger = limited.connect();
+  ASSERT_TRUE(silent && pinger);
+  ASSERT_EQ(silent->result("get_info")["device"], "mcpud-sim");
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_EQ(pinger->call("ping", json::object(), i)["id"], i) << "a client that talks was closed";
+    std::this_thread::sleep_for(250ms);
+  }
+  EXPECT_TRUE(silent->wait_closed(5s)) << "a client silent for the idle timeout stayed connected";
+  EXPECT_TRUE(limited.daemon.wait_for_log("closed: silent for 1 s ([limits] idle_timeout_s)"));
+}
+
+TEST(ConnectionLimits, OneAddressCannotTakeEverySlot) {
+  LimitedDaemon limited("max_clients_per_address = 2");
+  ASSERT_NE(limited.port, 0);
+  auto first = limited.connect();
+  auto second = limited.connect();
+  ASSERT_TRUE(first && second);
+  ASSERT_EQ(first->result("get_info")["device"], "mcpud-sim");
+  ASSERT_EQ(second->result("get_info")["device"], "mcpud-sim");
+  auto third = limited.connect();
+  ASSERT_TRUE(third);
+  const auto refusal = third->read_line();
+  ASSERT_TRUE(refusal);
+  const json error = json::parse(*refusal);
+  EXPECT_TRUE(is_error(error, -32041, "TOO_MANY_CLIENTS")) << *refusal;
+  EXPECT_EQ(error["error"]["message"], "Too many clients from 127.0.0.1 (limit 2, [limits] max_clients_per_address)");
+  EXPECT_TRUE(third->wait_closed());
+  EXPECT_EQ(second->result("get_info")["device"], "mcpud-sim");
+}
+
+}  // namespace
+}  // namespace mcpud::it
