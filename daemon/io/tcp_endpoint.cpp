@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/v6_only.hpp>
 
 #include "mcpud/io/host_port.hpp"
 
@@ -25,6 +26,20 @@ std::expected<tcp::endpoint, std::string> listen_endpoint(std::string_view spec)
                            "' is not an IP address (use e.g. 127.0.0.1, 0.0.0.0 or [::1])");
   }
   return tcp::endpoint(ip, address->port);
+}
+
+boost::system::error_code listen_tcp(tcp::acceptor& acceptor, const tcp::endpoint& endpoint) {
+  boost::system::error_code ec;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec && endpoint.address().is_v6()) acceptor.set_option(boost::asio::ip::v6_only(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(tcp::acceptor::max_listen_connections, ec);
+  if (ec) {
+    boost::system::error_code ignored;
+    acceptor.close(ignored);
+  }
+  return ec;
 }
 
 std::string peer_group(const boost::asio::ip::address& address) {

@@ -16,6 +16,7 @@
 #include "http_policy.hpp"
 #include "http_session.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/io/acceptor.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
 #include "mcpud/web/assets.hpp"
@@ -71,8 +72,12 @@ bool is_initialize(const json& body) {
 
 }  // namespace
 
-struct HttpServer::State {
+struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e) : options(std::move(o)), engine(e), acceptor(io) {}
+
+  // Starts a connection for an accepted socket, or closes it at once when the
+  // server or the peer's address holds its share.
+  void admit(tcp::socket socket);
 
   // How many sessions (connections) peers of `group` hold.
   std::size_t sessions_of(std::string_view group) const {
@@ -98,7 +103,7 @@ struct HttpServer::State {
 
   HttpOptions options;
   rpc::Engine& engine;
-  tcp::acceptor acceptor;
+  io::Acceptor<tcp> acceptor;
   std::unordered_map<std::string, std::shared_ptr<McpHttpSession>> sessions;
   std::map<HttpConnection*, std::weak_ptr<HttpConnection>> connections;
   bool closed = false;
@@ -498,61 +503,49 @@ const HttpOptions& HttpServer::options() const { return state_->options; }
 std::expected<void, std::string> HttpServer::open() {
   auto endpoint = io::listen_endpoint(state_->options.listen);
   if (!endpoint) return std::unexpected("http " + endpoint.error());
-  auto& acceptor = state_->acceptor;
-  boost::system::error_code ec;
-  acceptor.open(endpoint->protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor.bind(*endpoint, ec);
-  if (!ec) acceptor.listen(tcp::acceptor::max_listen_connections, ec);
-  if (ec) {
-    acceptor.close();
+  if (const auto ec = io::listen_tcp(state_->acceptor.socket(), *endpoint))
     return std::unexpected("cannot listen for HTTP on " + state_->options.listen + ": " + ec.message());
-  }
   if (!endpoint->address().is_loopback() && state_->options.token.empty()) {
     log::warn("http", "serving MCP on ", state_->options.listen,
               " without a bearer token: anyone who can reach it controls the board");
   }
   log::info("http", "listening on ", local_address(), " (MCP Streamable HTTP at /mcp)");
-  auto accept = std::make_shared<std::function<void()>>();
-  *accept = [state = state_, weak_accept = std::weak_ptr(accept)] {
-    state->acceptor.async_accept([state, weak_accept](boost::system::error_code accept_error, tcp::socket socket) {
-      if (state->closed || !state->acceptor.is_open()) return;
-      if (!accept_error) {
-        boost::system::error_code peer_error;
-        const auto remote = socket.remote_endpoint(peer_error);
-        const std::string peer = peer_error ? "http peer" : io::endpoint_text(remote);
-        std::string group = peer_error ? "unknown" : io::peer_group(remote.address());
-        if (state->connections.size() >= state->options.max_connections) {
-          log::info("http", peer, ": refused, ", state->options.max_connections, " connections open");
-        } else if (state->connections_of(group) >= state->options.max_connections_per_address) {
-          log::info("http", peer, ": refused, ", state->options.max_connections_per_address, " connections from ",
-                    group, " open ([limits] max_clients_per_address)");
-        } else {
-          auto connection = std::make_shared<HttpConnection>(std::move(socket), state, peer, std::move(group));
-          state->connections.emplace(connection.get(), connection);
-          connection->start();
-        }
-      }
-      if (auto next = weak_accept.lock()) (*next)();
-    });
-  };
-  accept_loop_ = accept;
-  (*accept)();
+  // The loop holds the state: connections and the loop may outlive the server.
+  state_->acceptor.start("http", [state = state_](tcp::socket socket) {
+    if (!state->closed) state->admit(std::move(socket));
+  });
   return {};
+}
+
+void HttpServer::State::admit(tcp::socket socket) {
+  boost::system::error_code peer_error;
+  const auto remote = socket.remote_endpoint(peer_error);
+  const std::string peer = peer_error ? "http peer" : io::endpoint_text(remote);
+  std::string group = peer_error ? "unknown" : io::peer_group(remote.address());
+  if (connections.size() >= options.max_connections) {
+    log::info("http", peer, ": refused, ", options.max_connections, " connections open");
+    return;
+  }
+  if (connections_of(group) >= options.max_connections_per_address) {
+    log::info("http", peer, ": refused, ", options.max_connections_per_address, " connections from ", group,
+              " open ([limits] max_clients_per_address)");
+    return;
+  }
+  auto connection = std::make_shared<HttpConnection>(std::move(socket), shared_from_this(), peer, std::move(group));
+  connections.emplace(connection.get(), connection);
+  connection->start();
 }
 
 void HttpServer::close() {
   if (state_->closed) return;
   state_->closed = true;
-  boost::system::error_code ignored;
-  state_->acceptor.close(ignored);
+  state_->acceptor.close();
   for (auto& [id, session] : state_->sessions) session->end();
   state_->sessions.clear();
   auto connections = state_->connections;  // close() removes itself from the map
   for (auto& [raw, weak] : connections) {
     if (auto connection = weak.lock()) connection->close();
   }
-  accept_loop_.reset();
 }
 
 void HttpServer::for_each_session(const std::function<void(const rpc::Client&)>& visit) const {
@@ -561,11 +554,8 @@ void HttpServer::for_each_session(const std::function<void(const rpc::Client&)>&
 
 std::string HttpServer::local_address() const {
   boost::system::error_code ec;
-  const auto endpoint = state_->acceptor.local_endpoint(ec);
-  if (ec) return state_->options.listen;
-  const auto address = endpoint.address();
-  return (address.is_v6() ? "[" + address.to_string() + "]" : address.to_string()) + ":" +
-         std::to_string(endpoint.port());
+  const auto endpoint = state_->acceptor.socket().local_endpoint(ec);
+  return ec ? state_->options.listen : io::endpoint_text(endpoint);
 }
 
 }  // namespace mcpud::http

@@ -235,26 +235,4 @@ void admit_client(Socket socket, const std::string& peer, const std::string& add
   session->start();
 }
 
-// Accepts connections for as long as `acceptor` is open, handing each socket to
-// `admit`. A failed accept (usually: out of descriptors) pauses 100 ms instead of
-// spinning. The acceptor and the timer must outlive the loop; closing the
-// acceptor ends it.
-template <class Acceptor, class Admit>
-void accept_loop(Acceptor& acceptor, boost::asio::steady_timer& retry_timer, std::string door, Admit admit) {
-  acceptor.async_accept([&acceptor, &retry_timer, door = std::move(door), admit = std::move(admit)](
-                            boost::system::error_code ec, typename Acceptor::protocol_type::socket socket) mutable {
-    if (ec == boost::asio::error::operation_aborted || !acceptor.is_open()) return;
-    if (ec) {
-      log::warn(door, "accept: ", ec.message());
-      retry_timer.expires_after(std::chrono::milliseconds(100));
-      retry_timer.async_wait([&acceptor, &retry_timer, door, admit](boost::system::error_code wait_error) mutable {
-        if (!wait_error && acceptor.is_open()) accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
-      });
-      return;
-    }
-    admit(std::move(socket));
-    accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
-  });
-}
-
 }  // namespace mcpud::transports

@@ -2,8 +2,6 @@
 // TCP accept loop with a cap on connected clients.
 #include "mcpud/transports/tcp_listener.hpp"
 
-#include <boost/asio/ip/v6_only.hpp>
-
 #include "line_session.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
@@ -13,40 +11,28 @@ using boost::asio::ip::tcp;
 
 TcpListener::TcpListener(boost::asio::io_context& io, std::string spec, rpc::Engine& engine, SessionSet& sessions,
                          const SessionLimits& limits)
-    : spec_(std::move(spec)), engine_(engine), sessions_(sessions), limits_(limits), acceptor_(io), retry_timer_(io) {}
+    : spec_(std::move(spec)), engine_(engine), sessions_(sessions), limits_(limits), acceptor_(io) {}
 
 std::expected<void, std::string> TcpListener::open() {
   auto endpoint = io::listen_endpoint(spec_);
   if (!endpoint) return std::unexpected(endpoint.error());
-  boost::system::error_code ec;
-  acceptor_.open(endpoint->protocol(), ec);
-  if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec && endpoint->address().is_v6()) acceptor_.set_option(boost::asio::ip::v6_only(true), ec);
-  if (!ec) acceptor_.bind(*endpoint, ec);
-  if (!ec) acceptor_.listen(tcp::acceptor::max_listen_connections, ec);
-  if (ec) {
-    acceptor_.close();
+  if (const auto ec = io::listen_tcp(acceptor_.socket(), *endpoint))
     return std::unexpected("cannot listen on " + spec_ + ": " + ec.message());
-  }
   log::info("tcp", "listening on ", local_address(), " (MCP/U over TCP)");
   accept_next();
   return {};
 }
 
-void TcpListener::close() {
-  boost::system::error_code ignored;
-  acceptor_.close(ignored);
-  retry_timer_.cancel();
-}
+void TcpListener::close() { acceptor_.close(); }
 
 std::string TcpListener::local_address() const {
   boost::system::error_code ec;
-  const auto endpoint = acceptor_.local_endpoint(ec);
+  const auto endpoint = acceptor_.socket().local_endpoint(ec);
   return ec ? spec_ : io::endpoint_text(endpoint);
 }
 
 void TcpListener::accept_next() {
-  accept_loop(acceptor_, retry_timer_, "tcp", [this](tcp::socket socket) {
+  acceptor_.start("tcp", [this](tcp::socket socket) {
     boost::system::error_code ec;
     const auto remote = socket.remote_endpoint(ec);
     const std::string peer = ec ? "unknown peer" : io::endpoint_text(remote);

@@ -52,12 +52,7 @@ std::expected<void, std::string> apply_access(const UnixSocketOptions& o) {
 
 UnixListener::UnixListener(boost::asio::io_context& io, UnixSocketOptions options, rpc::Engine& engine,
                            SessionSet& sessions, const SessionLimits& limits)
-    : options_(std::move(options)),
-      engine_(engine),
-      sessions_(sessions),
-      limits_(limits),
-      acceptor_(io),
-      retry_timer_(io) {}
+    : options_(std::move(options)), engine_(engine), sessions_(sessions), limits_(limits), acceptor_(io) {}
 
 UnixListener::~UnixListener() { close(); }
 
@@ -67,7 +62,8 @@ std::expected<void, std::string> UnixListener::open() {
     return std::unexpected("unix socket path is " + std::to_string(options_.path.size()) + " bytes, longer than " +
                            std::to_string(kMaxUnixPathBytes) + ": " + options_.path.substr(0, 60) + "...");
   }
-  auto& io = static_cast<boost::asio::io_context&>(acceptor_.get_executor().context());
+  auto& listening = acceptor_.socket();
+  auto& io = static_cast<boost::asio::io_context&>(listening.get_executor().context());
   std::error_code fs_error;
   if (std::filesystem::is_socket(options_.path, fs_error)) {
     if (someone_listens(io, options_.path))
@@ -75,16 +71,16 @@ std::expected<void, std::string> UnixListener::open() {
     std::filesystem::remove(options_.path, fs_error);
   }
   boost::system::error_code ec;
-  acceptor_.open(stream_protocol(), ec);
+  listening.open(stream_protocol(), ec);
   if (!ec) {
     // Created owner-only, so no one connects in the moment before apply_access
     // sets the configured mode (one event-loop thread: the umask is ours).
     const mode_t previous = ::umask(0177);
-    acceptor_.bind(stream_protocol::endpoint(options_.path), ec);
+    listening.bind(stream_protocol::endpoint(options_.path), ec);
     ::umask(previous);
   }
   if (!ec) bound_ = true;
-  if (!ec) acceptor_.listen(boost::asio::socket_base::max_listen_connections, ec);
+  if (!ec) listening.listen(boost::asio::socket_base::max_listen_connections, ec);
   if (ec) {
     close();
     return std::unexpected("cannot listen on unix socket " + options_.path + ": " + ec.message());
@@ -99,9 +95,7 @@ std::expected<void, std::string> UnixListener::open() {
 }
 
 void UnixListener::close() {
-  boost::system::error_code ignored;
-  acceptor_.close(ignored);
-  retry_timer_.cancel();
+  acceptor_.close();
   if (bound_) {
     bound_ = false;
     std::error_code fs_error;
@@ -110,7 +104,7 @@ void UnixListener::close() {
 }
 
 void UnixListener::accept_next() {
-  accept_loop(acceptor_, retry_timer_, "unix", [this](stream_protocol::socket socket) {
+  acceptor_.start("unix", [this](stream_protocol::socket socket) {
     const std::string peer = peer_name(socket);
     admit_client(std::move(socket), peer, /*address=*/"", "unix", engine_, sessions_, limits_);
   });

@@ -15,6 +15,12 @@ namespace mcpud::io {
 // IP address (or localhost): a listener does not resolve names.
 std::expected<boost::asio::ip::tcp::endpoint, std::string> listen_endpoint(std::string_view spec);
 
+// Opens `acceptor` on `endpoint`, binds and listens: the address reusable at
+// once after a restart, an IPv6 address for IPv6 only (so [::] and 0.0.0.0 can
+// be listed side by side). On failure the acceptor is closed again.
+boost::system::error_code listen_tcp(boost::asio::ip::tcp::acceptor& acceptor,
+                                     const boost::asio::ip::tcp::endpoint& endpoint);
+
 // "127.0.0.1:3000" or "[::1]:3000".
 std::string endpoint_text(const boost::asio::ip::tcp::endpoint& endpoint);
 

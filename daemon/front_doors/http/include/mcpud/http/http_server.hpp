@@ -62,7 +62,6 @@ class HttpServer {
 
  private:
   std::shared_ptr<State> state_;
-  std::shared_ptr<std::function<void()>> accept_loop_;  // re-arms itself while the server lives
 };
 
 }  // namespace mcpud::http

@@ -9,9 +9,9 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/io/acceptor.hpp"
 #include "mcpud/transports/session.hpp"
 
 namespace mcpud::transports {
@@ -37,8 +37,7 @@ class TcpListener {
   rpc::Engine& engine_;
   SessionSet& sessions_;
   const SessionLimits& limits_;
-  boost::asio::ip::tcp::acceptor acceptor_;
-  boost::asio::steady_timer retry_timer_;
+  io::Acceptor<boost::asio::ip::tcp> acceptor_;
 };
 
 }  // namespace mcpud::transports

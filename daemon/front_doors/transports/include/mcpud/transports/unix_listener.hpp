@@ -11,9 +11,9 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/io/acceptor.hpp"
 #include "mcpud/transports/session.hpp"
 
 namespace mcpud::transports {
@@ -48,8 +48,7 @@ class UnixListener {
   rpc::Engine& engine_;
   SessionSet& sessions_;
   const SessionLimits& limits_;
-  boost::asio::local::stream_protocol::acceptor acceptor_;
-  boost::asio::steady_timer retry_timer_;
+  io::Acceptor<boost::asio::local::stream_protocol> acceptor_;
   bool bound_ = false;
 };
 
