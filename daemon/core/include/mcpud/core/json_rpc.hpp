@@ -55,8 +55,10 @@ class Client {
   McpConventions conventions = McpConventions::Standard;
   // Answered MCP `initialize`: gets tools/list_changed and log messages.
   bool mcp_initialized = false;
-  // The door and peer this client calls tools as (set by its transport).
-  Caller caller;
+  // The door and peer this client calls tools as (set by its transport), and
+  // its own identity: what it opens is its own (a transport sets door and peer
+  // and leaves the identity alone).
+  Caller caller{.identity = std::make_shared<ClientIdentity>()};
 
   // The client's requests that have not answered yet, by id (serialized), so
   // notifications/cancelled can find them. Shared: answers outlive the client.
