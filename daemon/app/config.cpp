@@ -51,6 +51,7 @@ std::expected<Config, std::string> from_json(json document) {
   if (!mcp) return std::unexpected(mcp.error());
   config.mcp = std::move(*mcp);
   config.serial = serial::parse_config(document["serial"]);
+  if (auto serial = serial::check_config(config.serial); !serial) return std::unexpected(serial.error());
   auto bridges = bridge::parse_bridges(document);
   if (!bridges) return std::unexpected(bridges.error());
   config.bridges = std::move(*bridges);

@@ -50,6 +50,9 @@ std::expected<config::Config, std::string> load_config(const Options& options) {
   if (auto env = serial::apply_environment(loaded->serial, std::getenv); !env) {
     return std::unexpected("environment: " + env.error());
   }
+  // A user's own `mcpud --stdio` opens ports with that user's rights: like
+  // serial-mcp, any serial port unless the file or environment lists some.
+  loaded->serial.any_port_when_unset = options.mcp.stdio;
   if (options.dbus) loaded->dbus = *options.dbus;
   if (auto bus = dbus::parse_bus(loaded->dbus); !bus) return std::unexpected("dbus " + bus.error());
   for (const auto& spec : loaded->listen) {
@@ -157,11 +160,13 @@ struct Daemon::Wiring {
            std::to_string(sessions.count("tty")) + "); " + std::to_string(board.size()) + " pins, " +
            std::to_string(registry.size()) + " tools";
   }
-  FrontDoors doors{
-      {io, dispatcher, engine, events, sessions, limits, config, [this]() -> pins::PinTable& { return board.table(); },
-       kVersion, [this](std::string_view id) { return serial_ports && serial_ports->find(id).has_value(); },
-       [this] { return bridges.discovery_settled(); }, &daemon_resources},
-      options.mcp};
+  FrontDoors doors{{io, dispatcher, engine, events, sessions, limits, config,
+                    [this]() -> pins::PinTable& { return board.table(); }, kVersion,
+                    [this](std::string_view id, const Caller& caller) {
+                      return serial_ports && serial_ports->find(id, caller.identity).has_value();
+                    },
+                    [this] { return bridges.discovery_settled(); }, &daemon_resources},
+                   options.mcp};
   uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
                               [this] { return limits.max_line_bytes; }, kVersion}};
   bool stopped = false;

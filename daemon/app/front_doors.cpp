@@ -46,13 +46,14 @@ FrontDoors::~FrontDoors() = default;
 
 void FrontDoors::install() {
   const auto& config = ctx_.config;
-  dialects::McpServer server{[&config] { return config.device; },
-                             ctx_.version,
-                             [&config] { return config.mcp.mcp.page_bytes; },
-                             [this] { return list_resources(); },
-                             [this](std::string_view uri) { return read_resource(uri); },
-                             [this](std::string_view uri) { return resource_exists(uri); },
-                             [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
+  dialects::McpServer server{
+      [&config] { return config.device; },
+      ctx_.version,
+      [&config] { return config.mcp.mcp.page_bytes; },
+      [this] { return list_resources(); },
+      [this](std::string_view uri) { return read_resource(uri); },
+      [this](std::string_view uri, const Caller& caller) { return resource_exists(uri, caller); },
+      [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
@@ -94,7 +95,7 @@ nlohmann::json FrontDoors::http_clients() const {
   return out;
 }
 
-bool FrontDoors::resource_exists(std::string_view uri) const {
+bool FrontDoors::resource_exists(std::string_view uri, const Caller& caller) const {
   constexpr std::string_view kSerial = "mcpu://serial/", kTools = "mcpu://tools/", kSamples = "mcpu://samples/";
   if (ctx_.daemon && ctx_.daemon->has(uri)) return true;
   if (uri.starts_with(kSamples)) {
@@ -102,7 +103,7 @@ bool FrontDoors::resource_exists(std::string_view uri) const {
     return pin && pin->sampler;
   }
   if (uri.starts_with(kSerial))
-    return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()));
+    return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()), caller);
   if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;
   return pins::read_pin_resource(ctx_.pin_table(), uri).has_value();
 }

@@ -49,7 +49,8 @@ class FrontDoors {
     const config::Config& config;                // the running configuration
     std::function<pins::PinTable&()> pin_table;  // the current pin table
     std::string version;
-    std::function<bool(std::string_view session_id)> serial_session_exists;
+    // A serial session of that id exists, and `caller` may use it.
+    std::function<bool(std::string_view session_id, const Caller& caller)> serial_session_exists;
     std::function<bool()> bridges_settled;    // every configured bridge finished its first discovery
     const DaemonResources* daemon = nullptr;  // mcpu://daemon/... resources, when offered
   };
@@ -65,8 +66,9 @@ class FrontDoors {
   bool reconcile(std::function<void()> on_stdio_closed);
   // Stops listening; connected clients stay (the SessionSet owns them).
   void close();
-  // Whether the pin, serial session or tool a resource URI names exists.
-  bool resource_exists(std::string_view uri) const;
+  // Whether the pin, serial session or tool a resource URI names exists (a
+  // serial session: for a caller that may use it).
+  bool resource_exists(std::string_view uri, const Caller& caller) const;
   // Every listener: [{kind: tcp|tty|unix|http, address, url (http)}].
   nlohmann::json listeners() const;
   // The MCP sessions over HTTP: [{door, client}].

@@ -91,6 +91,10 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
       guarded_reply(std::unexpected(Error::invalid_params(valid.error())));
       return;
     }
+    if (tool->invoke_for_caller) {
+      tool->invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
+      return;
+    }
     tool->invoke(std::move(arguments), std::move(guarded_reply));
   });
 }

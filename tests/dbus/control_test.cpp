@@ -14,6 +14,7 @@
 #include "support/fixtures.hpp"
 #include "support/line_client.hpp"
 #include "support/mosquitto_broker.hpp"
+#include "support/serial_peer.hpp"
 
 namespace mcpud::it {
 namespace {
@@ -217,6 +218,33 @@ TEST_F(DbusControl, BridgesAndSerialSessionsAreEmptyWhenNoneExist) {
   EXPECT_EQ(ctl({"bridges"}).out, "no bridges\n");
   EXPECT_EQ(ctl({"sessions", "--json"}).json(), json::array());
   EXPECT_EQ(ctl({"bridges", "--json"}).json(), json::array());
+}
+
+TEST_F(DbusControl, BusCallersAreOneClientForSerialSessionsAndTheOperatorSeesEverySession) {
+  SerialPeer bus_port(daemon_.temp_dir().path() / "ttyBUS");
+  SerialPeer tcp_port(daemon_.temp_dir().path() / "ttyTCP");
+  const auto ptys = daemon_.temp_dir().path().string() + "/tty*";
+  start_daemon(sim_config_toml() + "\n[serial]\nallowed_ports = [\"" + ptys + "\"]\n");
+  auto tcp = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(tcp);
+  const std::string tcp_session = tcp->result("serial_connect", {{"port", tcp_port.link()}})["session_id"];
+
+  // Each mcpuctl command is a bus connection of its own: a session one opens, the next uses.
+  const auto opened = ctl({"call", "serial_connect", "port=" + bus_port.link(), "--json"});
+  ASSERT_EQ(opened.exit_code, 0) << opened.err;
+  const std::string bus_session = opened.json()["session_id"];
+  const auto sent = ctl({"call", "serial_send", "session_id=" + bus_session, "data=hello", "--json"});
+  ASSERT_EQ(sent.exit_code, 0) << sent.err;
+  EXPECT_EQ(bus_port.read(6), "hello\n");
+
+  // Neither may use the other's session; the operator's list shows both.
+  const auto foreign = ctl({"call", "serial_send", "session_id=" + tcp_session, "data=x"});
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_TRUE(contains(foreign.err, "(UnknownSession)")) << foreign.err;
+  EXPECT_TRUE(is_error(tcp->call("serial_read", {{"session_id", bus_session}}), -32030, "UNKNOWN_SESSION"));
+  std::set<std::string> listed;
+  for (const auto& row : ctl({"sessions", "--json"}).json()) listed.insert(row["session_id"].get<std::string>());
+  EXPECT_EQ(listed, (std::set<std::string>{tcp_session, bus_session}));
 }
 
 TEST_F(DbusControl, WatchPrintsPinEventsAsTheyHappen) {

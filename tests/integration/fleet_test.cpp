@@ -181,8 +181,9 @@ TEST_F(Fleet, RequestsPastMaxInFlightGetBusyAndTheDeviceRecovers) {
   auto& daemon = *devices_.emplace_back(std::make_unique<DaemonProcess>());
   SerialPeer peer(daemon.temp_dir().path() / "ttyBUSY");
   ASSERT_TRUE(peer.ok());
-  const auto extra = "\n[serial]\nports = [\"" + daemon.temp_dir().path().string() +
-                     "/tty*\"]\n[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nmax_in_flight = 1\n";
+  const auto ptys = daemon.temp_dir().path().string() + "/tty*";
+  const auto extra = "\n[serial]\nports = [\"" + ptys + "\"]\nallowed_ports = [\"" + ptys +
+                     "\"]\n[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nmax_in_flight = 1\n";
   const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "board-busy", .extra_pins = extra}));
   ASSERT_GT(daemon.start_tcp({"--config", config}), 0);
   MqttPeer host(broker_.port(), "host");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fixture of the serial tool tests: mcpud with a [serial] table that lists
-// the test's ptys, one TCP client, and helpers to open sessions and wait on
-// their byte counters.
+// and allows the test's ptys, one TCP client, and helpers to open sessions and
+// wait on their byte counters.
 #pragma once
 
 #include <string>
@@ -15,11 +15,27 @@ namespace mcpud::it {
 
 class SerialTest : public ::testing::Test {
  protected:
+  // What the [serial] table says besides `ports` (the test's ptys).
+  struct Setup {
+    std::string lines;            // more lines of the table
+    bool allow_test_ptys = true;  // allowed_ports = ["<temp dir>/tty*"]
+    // The observer connection (session_info) sees the sessions the client opens.
+    bool share_sessions = true;
+    std::vector<std::string> args;  // on mcpud's command line
+  };
+
   // Starts mcpud with `serial_lines` added to its [serial] table.
   void start(const std::string& serial_lines = "", std::vector<std::string> args = {}) {
+    start_with({.lines = serial_lines, .args = std::move(args)});
+  }
+
+  void start_with(Setup setup) {
     const auto dir = daemon_.temp_dir().path().string();
-    const auto config = sim_config_toml() + "\n[serial]\nports = [\"" + dir + "/tty*\"]\n" + serial_lines + "\n";
-    args.insert(args.begin(), {"--config", daemon_.write_file("mcpud.toml", config)});
+    std::string table = "\n[serial]\nports = [\"" + dir + "/tty*\"]\n" + setup.lines + "\n";
+    if (setup.allow_test_ptys) table += "allowed_ports = [\"" + dir + "/tty*\"]\n";
+    if (setup.share_sessions) table += "share_sessions = true\n";
+    auto args = std::move(setup.args);
+    args.insert(args.begin(), {"--config", daemon_.write_file("mcpud.toml", sim_config_toml() + table)});
     const int port = daemon_.start_tcp(args);
     ASSERT_NE(port, 0);
     client_ = LineClient::connect_tcp(port);

@@ -124,7 +124,9 @@ TEST_F(SerialTest, ASendToADeviceThatStopsReadingTimesOutAndSaysHowMuchWent) {
 TEST_F(SerialTest, APortOpenInASessionOrLockedByAnotherProgramIsRefused) {
   SerialPeer peer(link("ttyBUSY"));
   SerialPeer other(link("ttyLOCK"));
-  start();
+  // The ptys by their own names too, to open the same device under another name.
+  start_with({.lines = "allowed_ports = [\"" + daemon_.temp_dir().path().string() + "/tty*\", \"/dev/pts/*\"]",
+              .allow_test_ptys = false});
   const auto id = connect(peer);
   const json again = call("serial_connect", {{"port", peer.link()}});
   EXPECT_TRUE(is_error(again, -32031, "PORT_ALREADY_IN_USE"));
@@ -155,7 +157,7 @@ TEST_F(SerialTest, TheAllowListFromTheEnvironmentWinsOverTheConfig) {
   SerialPeer allowed(link("ttyOK1"));
   SerialPeer denied(link("ttyNO1"));
   ScopedEnv env("SERIAL_MCP_ALLOWED_PORTS", (daemon_.temp_dir().path().string() + "/ttyOK*, /dev/ttyACM*").c_str());
-  start("allowed_ports = [\"/dev/ttyUSB*\"]");
+  start_with({.lines = "allowed_ports = [\"/dev/ttyUSB*\"]", .allow_test_ptys = false});
   EXPECT_FALSE(connect(allowed).empty());
   const json refused = call("serial_connect", {{"port", denied.link()}});
   EXPECT_TRUE(is_error(refused, -32020, "NOT_AUTHORIZED")) << refused.dump();
@@ -184,7 +186,7 @@ TEST_F(SerialTest, ConfigDefaultsApplyWithoutEnvironment) {
 TEST_F(SerialTest, AReloadChangesTheAllowListAndOpenSessionsStayUp) {
   SerialPeer open_before(link("ttyKEEP"));
   SerialPeer later(link("ttyNEW"));
-  start("allowed_ports = [\"" + open_before.link() + "\"]");
+  start_with({.lines = "allowed_ports = [\"" + open_before.link() + "\"]", .allow_test_ptys = false});
   const auto id = connect(open_before);
   EXPECT_TRUE(is_error(call("serial_connect", {{"port", later.link()}}), -32020, "NOT_AUTHORIZED"));
 

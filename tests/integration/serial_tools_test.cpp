@@ -30,6 +30,7 @@ TEST_F(SerialTest, ListPortsShowsAConfiguredPtyAndOnlyRealTtys) {
       found = true;
       EXPECT_EQ(port["kind"], "configured");
       EXPECT_EQ(port["device"], peer.slave());
+      EXPECT_EQ(port["allowed"], true);
     }
   }
   EXPECT_TRUE(found) << "the configured pty is missing: " << ports.dump();
@@ -144,12 +145,14 @@ TEST_F(SerialTest, BadArgumentsNameTheField) {
 
 TEST_F(SerialTest, ConnectRefusesMissingDevicesAndFilesThatAreNotTtys) {
   start();
+  // An allowed name with nothing behind it: the device is unplugged.
   const json missing = call("serial_connect", {{"port", link("ttyNONE").string()}});
   EXPECT_TRUE(is_error(missing, -32032, "OPEN_ERROR")) << missing.dump();
-  const auto file = daemon_.write_file("not-a-tty", "plain file");
+  EXPECT_TRUE(contains(missing["error"]["message"], "no such device"));
+  const auto file = daemon_.write_file("ttyFILE", "plain file");
   const json plain = call("serial_connect", {{"port", file}});
-  EXPECT_TRUE(is_error(plain, -32032, "OPEN_ERROR"));
-  EXPECT_TRUE(contains(plain["error"]["message"], "not a serial port"));
+  EXPECT_TRUE(is_error(plain, -32020, "NOT_AUTHORIZED")) << plain.dump();
+  EXPECT_TRUE(contains(plain["error"]["message"], "is not an allowed serial port"));
 }
 
 TEST_F(SerialTest, HighAndUnusualBaudRatesAreAcceptedAndDriverChangesAreReported) {

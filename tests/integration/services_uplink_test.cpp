@@ -254,7 +254,7 @@ TEST_F(ServicesUplink, SlowCallsRunConcurrentlyWithinTheBound) {
   const auto dir = daemon_.temp_dir().path();
   SerialPeer port_a(dir / "ttyA");
   SerialPeer port_b(dir / "ttyB");
-  start("max_calls_in_flight = 2\n", {.extra_pins = "\n[serial]\nports = [\"" + dir.string() + "/tty*\"]\n"});
+  start("max_calls_in_flight = 2\n", {.extra_pins = "\n[serial]\nallowed_ports = [\"" + dir.string() + "/tty*\"]\n"});
   const auto session_a = peer_.call("a", "serial_connect", {{"port", port_a.link()}})["data"]["session_id"];
   const auto session_b = peer_.call("b", "serial_connect", {{"port", port_b.link()}})["data"]["session_id"];
   ASSERT_TRUE(session_a.is_string() && session_b.is_string()) << daemon_.log();

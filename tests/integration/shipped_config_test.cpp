@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "support/fixtures.hpp"
+#include "support/serial_peer.hpp"
 
 namespace mcpud::it {
 namespace {
@@ -40,6 +41,39 @@ TEST(ShippedConfig, TheDaemonServesDiscoveryWithoutClaimingAnyPin) {
   // No pin exists, so nothing can be driven: writes name the missing pin.
   const json write = client->call("gpio_write", {{"pin", 2}, {"value", true}});
   EXPECT_EQ(write["error"]["data"]["code"], "PIN_NOT_FOUND") << write;
+}
+
+TEST(ShippedConfig, OpensNoSerialPortUntilTheOperatorListsSome) {
+  DaemonProcess daemon;
+  SerialPeer peer(daemon.temp_dir().path() / "ttyUSB0");
+  ASSERT_TRUE(peer.ok());
+  const int port = daemon.start_tcp({"--config", MCPUD_SHIPPED_CONFIG});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  for (const auto& path : {peer.link(), peer.slave()}) {
+    const json refused = client->call("serial_connect", {{"port", path}});
+    EXPECT_TRUE(is_error(refused, -32020, "NOT_AUTHORIZED")) << refused;
+    EXPECT_TRUE(contains(refused["error"].value("message", ""), "[serial] allowed_ports lists none"));
+  }
+}
+
+// The commented serial examples are valid once uncommented.
+TEST(ShippedConfig, TheSerialExamplesWorkOnceUncommented) {
+  std::ifstream in(MCPUD_SHIPPED_CONFIG);
+  std::ostringstream edited;
+  const std::regex example(R"(^# ((allowed_ports|share_sessions|buffer_bytes|buffer_bytes_total|max_sessions) = .*)$)");
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, example)) line = line.substr(2);
+    edited << line << "\n";
+  }
+  DaemonProcess daemon;
+  const auto path = daemon.write_file("mcpud.toml", edited.str());
+  ASSERT_TRUE(daemon.start({"--check-config", path}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0) << daemon.log();
+  const json resolved = json::parse(daemon.stdout_text(), nullptr, false);
+  EXPECT_EQ(resolved["serial"]["allowed_ports"], json::array({"/dev/ttyUSB*", "/dev/ttyACM*", "/dev/serial/by-id/*"}))
+      << daemon.stdout_text();
 }
 
 // The commented pin examples are valid: uncommented, on the simulated board.

@@ -45,11 +45,12 @@ export async function startPty(dir) {
   return { socat, dut, peer };
 }
 
-// TOML for mcpud: serial ports under `dir` allowed, the scripted device bridged as "dev".
+// TOML for mcpud: serial ports under `dir` listed and allowed, the scripted device bridged as "dev".
 export function serialAndBridgeConfig(dir, devicePort) {
   return `
 [serial]
 ports = ["${dir}/tty*"]
+allowed_ports = ["${dir}/tty*"]
 
 [[bridges]]
 id = "dev"

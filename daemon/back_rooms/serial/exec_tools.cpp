@@ -62,8 +62,8 @@ void add_exec(ToolRegistry& registry, SerialService& service) {
       read_output({{"bytes_written", {{"type", "integer"}}},
                    {"discarded_bytes", {{"type", "integer"}}},
                    {"matched", {{"type", "boolean"}}}}),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           if (args.contains("expect")) args.erase("quiet_ms");  // the schema default must not hide expect
           auto request = capture_request(args, "expect", false);
           if (!request) return reply(std::unexpected(request.error()));
@@ -144,8 +144,8 @@ void add_set_lines(ToolRegistry& registry, SerialService& service) {
       "Set DTR/RTS, pulse one (reset), send a break, and optionally capture what the board prints next, in one "
       "call",
       parts::object(properties, {"session_id"}), output_schema(json::object()),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const bool capture = args.contains("capture_ms") || args.contains("until");
           const auto actions = line_actions(args);
           if (!actions.dtr && !actions.rts && !actions.pulse && !actions.break_ms && !capture) {

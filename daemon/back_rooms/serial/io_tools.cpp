@@ -23,8 +23,8 @@ void add_send(ToolRegistry& registry, SerialService& service) {
       registry, "serial_send", "Send text or bytes over a serial session; returns bytes_written",
       parts::object(properties, {"session_id", "data"}),
       output_schema({{"bytes_written", {{"type", "integer"}}}}, {"bytes_written"}),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           auto bytes = outgoing(args, "data", encoding_arg(args), *session);
           if (!bytes) return reply(std::unexpected(bytes.error()));
           const auto timeout = args.contains("timeout_ms") ? Millis(args["timeout_ms"].get<std::uint32_t>())
@@ -53,8 +53,8 @@ void add_read(ToolRegistry& registry, SerialService& service) {
       registry, "serial_read",
       "Read buffered or arriving bytes; waits up to timeout_ms for the first one (timed_out when none came)",
       parts::object(properties, {"session_id"}), read_output(),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const auto encoding = encoding_arg(args);
           auto request = read_request(args, *session);
           if (args.contains("quiet_ms")) request.quiet = Millis(args["quiet_ms"].get<std::uint32_t>());
@@ -75,8 +75,8 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
       registry, "serial_read_line",
       "Read one line (up to \"\\n\", returned without \"\\r\\n\"); line_complete false on timeout or max_bytes",
       std::move(schema), read_output({{"line_complete", {{"type", "boolean"}}}}),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const auto encoding = encoding_arg(args);
           auto request = read_request(args, *session);
           request.until = *Pattern::literal("\n");
@@ -115,8 +115,8 @@ void add_read_until(ToolRegistry& registry, SerialService& service) {
       "Read until a literal or regex pattern appears (matched true), or until timeout or max_bytes (matched "
       "false, with what came)",
       parts::object(properties, {"session_id", "pattern"}), read_output({{"matched", {{"type", "boolean"}}}}),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           auto pattern = pattern_arg(args, "pattern");
           if (!pattern) return reply(std::unexpected(pattern.error()));
           const auto encoding = encoding_arg(args);

@@ -17,10 +17,12 @@ const char* const kSerialConfigSchema = R"json({
     "default_baud": {"type": "integer", "minimum": 50, "maximum": 16000000, "default": 115200},
     "default_timeout_ms": {"type": "integer", "minimum": 0, "maximum": 300000, "default": 100},
     "log_level": {"type": "string", "enum": ["", "debug", "info", "warn", "error"], "default": ""},
-    "allowed_ports": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
+    "allowed_ports": {"type": "array", "items": {"type": "string", "minLength": 1}},
     "ports": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
     "buffer_bytes": {"type": "integer", "minimum": 256, "maximum": 67108864, "default": 1048576},
+    "buffer_bytes_total": {"type": "integer", "minimum": 256, "maximum": 1073741824, "default": 16777216},
     "max_sessions": {"type": "integer", "minimum": 1, "maximum": 256, "default": 16},
+    "share_sessions": {"type": "boolean", "default": false},
     "newline": {"type": "string", "enum": ["\n", "\r\n", "\r"], "default": "\n"},
     "sysfs_root": {"type": "string", "minLength": 1, "default": "/sys"},
     "dev_root": {"type": "string", "minLength": 1, "default": "/dev"},
@@ -63,15 +65,25 @@ SerialConfig parse_config(const nlohmann::json& t) {
   c.default_baud = t.value("default_baud", c.default_baud);
   c.default_timeout_ms = t.value("default_timeout_ms", c.default_timeout_ms);
   c.log_level = t.value("log_level", c.log_level);
-  c.allowed_ports = t.value("allowed_ports", c.allowed_ports);
+  // Absent stays unset: `mcpud --stdio` then keeps the open default.
+  if (t.contains("allowed_ports")) c.allowed_ports = t["allowed_ports"].get<std::vector<std::string>>();
   c.ports = t.value("ports", c.ports);
   c.buffer_bytes = t.value("buffer_bytes", c.buffer_bytes);
+  c.buffer_bytes_total = t.value("buffer_bytes_total", c.buffer_bytes_total);
   c.max_sessions = t.value("max_sessions", c.max_sessions);
+  c.share_sessions = t.value("share_sessions", c.share_sessions);
   c.newline = t.value("newline", c.newline);
   c.sysfs_root = t.value("sysfs_root", c.sysfs_root);
   c.dev_root = t.value("dev_root", c.dev_root);
   c.hotplug = t.value("hotplug", c.hotplug);
   return c;
+}
+
+std::expected<void, std::string> check_config(const SerialConfig& config) {
+  if (config.buffer_bytes <= config.buffer_bytes_total) return {};
+  return std::unexpected("serial.buffer_bytes: " + std::to_string(config.buffer_bytes) +
+                         " is more than serial.buffer_bytes_total (" + std::to_string(config.buffer_bytes_total) +
+                         "): no session could open with it");
 }
 
 std::expected<void, std::string> apply_environment(SerialConfig& config, const Getenv& getenv) {

@@ -1,31 +1,20 @@
 // SPDX-License-Identifier: MIT
-// Session bookkeeping, the allow list and hot-plug.
+// Session bookkeeping: opening, owners, limits, closing, hot-plug.
 #include "mcpud/serial/serial_service.hpp"
 
-#include <fnmatch.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <random>
 
+#include <boost/asio/post.hpp>
+
 #include "mcpud/serial/serial_log.hpp"
+#include "port_access.hpp"
 
 namespace mcpud::serial {
 namespace {
 
 // Disconnected sessions are kept so the client learns why; this many at most.
 constexpr std::size_t kMaxDisconnectedKept = 32;
-
-bool glob_matches(const std::vector<std::string>& globs, const std::string& path) {
-  return std::any_of(globs.begin(), globs.end(),
-                     [&](const auto& glob) { return ::fnmatch(glob.c_str(), path.c_str(), FNM_PATHNAME) == 0; });
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
 
 }  // namespace
 
@@ -59,28 +48,7 @@ void SerialService::reconfigure(SerialConfig config) {
   }
 }
 
-Result<void> SerialService::check_allowed(const std::string& port, const std::string& device) const {
-  if (config_.allowed_ports.empty()) return {};
-  if (glob_matches(config_.allowed_ports, port) || glob_matches(config_.allowed_ports, device)) return {};
-  return std::unexpected(Error::domain(DomainError::NotAuthorized,
-                                       port + " is not an allowed port (allowed: " + join(config_.allowed_ports) +
-                                           "; set by SERIAL_MCP_ALLOWED_PORTS or [serial] allowed_ports)"));
-}
-
-Result<std::shared_ptr<SerialSession>> SerialService::open(const OpenRequest& request) {
-  // "ttyUSB0" means /dev/ttyUSB0.
-  const std::string port = request.port.starts_with('/') ? request.port : "/dev/" + request.port;
-  std::error_code ec;
-  const std::string device = std::filesystem::canonical(port, ec).string();
-  if (auto allowed = check_allowed(port, ec ? port : device); !allowed) return std::unexpected(allowed.error());
-  if (ec) {
-    return std::unexpected(Error::domain(DomainError::OpenError, port + ": no such device (is it plugged in? see "
-                                                                        "serial_list_ports)"));
-  }
-  if (auto holder = session_for_device(device); !holder.empty()) {
-    return std::unexpected(Error::domain(DomainError::PortAlreadyInUse, port + " is already open in serial session " +
-                                                                            holder + " (serial_disconnect it first)"));
-  }
+Result<void> SerialService::check_capacity(const OpenRequest& request) const {
   const auto open_count = std::count_if(sessions_.begin(), sessions_.end(),
                                         [](const auto& s) { return s.second->state() == SessionState::Open; });
   if (static_cast<std::size_t>(open_count) >= config_.max_sessions) {
@@ -88,27 +56,82 @@ Result<std::shared_ptr<SerialSession>> SerialService::open(const OpenRequest& re
         DomainError::Busy,
         "too many open serial sessions (" + std::to_string(config_.max_sessions) + "); serial_disconnect one first"));
   }
-  auto opened = io::open_serial_port(port, request.settings);
+  const auto in_use = buffer_bytes_in_use();
+  if (request.buffer_bytes > config_.buffer_bytes_total || in_use > config_.buffer_bytes_total - request.buffer_bytes) {
+    return std::unexpected(Error::domain(
+        DomainError::Busy,
+        "a buffer of " + std::to_string(request.buffer_bytes) + " bytes would pass [serial] buffer_bytes_total (" +
+            std::to_string(config_.buffer_bytes_total) + " bytes): " + std::to_string(in_use) + " are in use by " +
+            std::to_string(sessions_.size()) + " sessions; serial_disconnect one or ask for a smaller buffer_bytes"));
+  }
+  return {};
+}
+
+Result<std::shared_ptr<SerialSession>> SerialService::open(const OpenRequest& request,
+                                                           const std::shared_ptr<ClientIdentity>& owner) {
+  const std::string port = port_path(request.port);
+  auto device = check_port(config_, port);
+  if (!device) return std::unexpected(device.error());
+  if (auto holder = session_for_device(device->path)) {
+    // Another client's session id is not told: it would let that client's session be found.
+    const std::string which =
+        holder->usable_by(owner) ? "serial session " + holder->options().id : "another serial session";
+    return std::unexpected(Error::domain(DomainError::PortAlreadyInUse,
+                                         port + " is already open in " + which + " (serial_disconnect it first)"));
+  }
+  if (auto room = check_capacity(request); !room) return std::unexpected(room.error());
+  auto opened = io::open_serial_device(*device, request.settings);
   if (!opened) return std::unexpected(opened.error());
   const auto baud = opened->settings.baud;
-  SessionOptions options{new_session_id(),    port, device, opened->settings, request.timeout, request.newline,
+  SessionOptions options{new_session_id(),    port, device->path, opened->settings, request.timeout, request.newline,
                          request.buffer_bytes};
+  options.owned = owner && !config_.share_sessions;
+  if (options.owned) options.owner = owner;
   auto session = std::make_shared<SerialSession>(io_, std::move(opened->fd), std::move(options), events_);
   session->start();
   sessions_.emplace(session->options().id, session);
   order_.push_back(session->options().id);
+  if (session->options().owned) close_with_owner(owner);
   log::info("session ", session->options().id, ": opened ", port, " at ", baud, " baud");
   forget_old_disconnected();
   return session;
 }
 
-Result<std::shared_ptr<SerialSession>> SerialService::find(std::string_view id) const {
+void SerialService::close_with_owner(const std::shared_ptr<ClientIdentity>& owner) {
+  // The identity dies inside its client's destructor: the closing runs later, on the loop.
+  owner->when_gone(this, [alive = std::weak_ptr<SerialService*>(self_)] {
+    if (auto self = alive.lock()) {
+      boost::asio::post((*self)->io_, [alive] {
+        if (auto service = alive.lock()) (*service)->close_orphans();
+      });
+    }
+  });
+}
+
+void SerialService::close_orphans() {
+  auto ids = order_;
+  for (const auto& id : ids) {
+    const auto it = sessions_.find(id);
+    if (it == sessions_.end() || !it->second->orphaned()) continue;
+    log::info("session ", id, ": its client went away");
+    close(id);
+  }
+}
+
+Result<std::shared_ptr<SerialSession>> SerialService::find(std::string_view id,
+                                                           const std::shared_ptr<ClientIdentity>& who) const {
   const auto it = sessions_.find(id);
-  if (it == sessions_.end()) {
+  if (it == sessions_.end() || !it->second->usable_by(who)) {
     return std::unexpected(Error::domain(
         DomainError::UnknownSession, "no serial session with id '" + std::string(id) + "' (see serial_list_sessions)"));
   }
   return it->second;
+}
+
+std::size_t SerialService::buffer_bytes_in_use() const {
+  std::size_t total = 0;
+  for (const auto& [id, session] : sessions_) total += session->options().buffer_bytes;
+  return total;
 }
 
 bool SerialService::close(std::string_view id) {
@@ -132,17 +155,20 @@ std::vector<PortInfo> SerialService::list_ports() const {
   return enumerate_ports({config_.sysfs_root, config_.dev_root}, config_.ports);
 }
 
-std::vector<std::shared_ptr<SerialSession>> SerialService::sessions() const {
+std::vector<std::shared_ptr<SerialSession>> SerialService::sessions(const std::shared_ptr<ClientIdentity>& who) const {
   std::vector<std::shared_ptr<SerialSession>> out;
-  for (const auto& id : order_) out.push_back(sessions_.at(id));
+  for (const auto& id : order_) {
+    const auto& session = sessions_.at(id);
+    if (session->usable_by(who)) out.push_back(session);
+  }
   return out;
 }
 
-std::string SerialService::session_for_device(const std::string& device) const {
+std::shared_ptr<SerialSession> SerialService::session_for_device(const std::string& device) const {
   for (const auto& [id, session] : sessions_) {
-    if (session->state() == SessionState::Open && session->options().device == device) return id;
+    if (session->state() == SessionState::Open && session->options().device == device) return session;
   }
-  return {};
+  return nullptr;
 }
 
 void SerialService::device_removed(const std::string& devnode) {

@@ -113,7 +113,21 @@ void SerialSession::publish(std::string_view bytes) {
   data["data"] = text ? std::string(bytes) : to_base64(bytes);
   data["encoding"] = text ? "utf8" : "base64";
   data["bytes"] = bytes.size();
-  events_.publish({EventKind::SerialData, options_.id, std::move(data)});
+  publish_event(EventKind::SerialData, options_.id, std::move(data));
+}
+
+void SerialSession::publish_event(EventKind kind, std::string source, nlohmann::json data) {
+  std::shared_ptr<const ClientIdentity> audience;
+  if (options_.owned) {
+    audience = options_.owner.lock();
+    if (!audience) return;
+  }
+  events_.publish({kind, std::move(source), std::move(data), std::move(audience)});
+}
+
+bool SerialSession::usable_by(const std::shared_ptr<ClientIdentity>& who) const {
+  if (!who || !options_.owned) return true;
+  return options_.owner.lock() == who;
 }
 
 // ---- waiting reads ----
@@ -413,11 +427,10 @@ void SerialSession::device_gone(const std::string& reason) {
   stream_.close(ignored);  // releases the lock: the device may come back under a new session
   log::warn("session ", options_.id, ": ", options_.port, " disconnected (", reason, "); ", ring_.size(),
             " bytes still buffered");
-  events_.publish(
-      {EventKind::Log,
-       "serial",
-       {{"level", "warning"},
-        {"message", "serial session " + options_.id + ": " + options_.port + " disconnected (" + reason + ")"}}});
+  publish_event(
+      EventKind::Log, "serial",
+      {{"level", "warning"},
+       {"message", "serial session " + options_.id + ": " + options_.port + " disconnected (" + reason + ")"}});
   quiet_timer_.cancel();
   line_timer_.cancel();
   fail_writes(not_open_error());

@@ -4,6 +4,7 @@
 
 #include "mcpud/core/enum_names.hpp"
 #include "mcpud/serial/serial_tools.hpp"
+#include "port_access.hpp"
 #include "tool_arguments.hpp"
 
 namespace mcpud::serial {
@@ -12,7 +13,7 @@ namespace {
 using nlohmann::json;
 namespace parts = schema_parts;
 
-json port_json(const PortInfo& port, const SerialService& service) {
+json port_json(const PortInfo& port, const SerialService& service, const Caller& caller) {
   json out = {{"name", port.name}, {"description", port.description}, {"kind", port.kind}};
   if (!port.driver.empty()) out["driver"] = port.driver;
   if (port.usb) {
@@ -28,7 +29,11 @@ json port_json(const PortInfo& port, const SerialService& service) {
   if (!port.target.empty()) out["device"] = port.target;
   std::error_code ec;
   const auto device = std::filesystem::canonical(port.name, ec).string();
-  if (auto holder = service.session_for_device(ec ? port.name : device); !holder.empty()) out["session_id"] = holder;
+  out["allowed"] = port_allowed(service.config(), port.name) || (!ec && port_allowed(service.config(), device));
+  if (auto holder = service.session_for_device(ec ? port.name : device)) {
+    out["in_use"] = true;
+    if (holder->usable_by(caller.identity)) out["session_id"] = holder->options().id;  // another client's stays unnamed
+  }
   return out;
 }
 
@@ -109,13 +114,13 @@ Result<OpenRequest> open_request(const json& args, const SerialConfig& config) {
 void add_list_ports(ToolRegistry& registry, SerialService& service) {
   add_tool(
       registry, "serial_list_ports",
-      "List the board's serial ports (device path, description, USB ids, by-id/by-path links); "
-      "an empty list is not an error",
+      "List the board's serial ports (device path, description, USB ids, by-id/by-path links, whether the "
+      "configuration allows opening it); an empty list is not an error",
       parts::object(json::object(), json::array()),
       output_schema({{"ports", {{"type", "array"}, {"items", {{"type", "object"}}}}}}, {"ports"}),
-      [&service](json, ToolReply reply) {
+      [&service](const Caller& caller, json, ToolReply reply) {
         json ports = json::array();
-        for (const auto& port : service.list_ports()) ports.push_back(port_json(port, service));
+        for (const auto& port : service.list_ports()) ports.push_back(port_json(port, service, caller));
         reply(json{{"ports", std::move(ports)}});
       },
       true);
@@ -148,18 +153,21 @@ void add_connect(ToolRegistry& registry, SerialService& service) {
        {{"type", "integer"},
         {"minimum", 256},
         {"maximum", 67108864},
-        {"description", "Receive ring buffer size (default 1 MiB)"}}}};
+        {"description",
+         "Receive ring buffer size (default 1 MiB; all sessions together at most [serial] "
+         "buffer_bytes_total, default 16 MiB)"}}}};
   add_tool(
       registry, "serial_connect",
-      "Open a serial port exclusively; a background reader buffers everything it receives from now on",
+      "Open a serial port that the configuration allows, exclusively; a background reader buffers everything it "
+      "receives from now on. The session is yours alone unless the configuration shares sessions",
       parts::object(properties, {"port"}),
       output_schema(
           {{"session_id", {{"type", "string"}}}, {"port", {{"type", "string"}}}, {"baud", {{"type", "integer"}}}},
           {"session_id"}),
-      [&service](json args, ToolReply reply) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
         auto request = open_request(args, service.config());
         if (!request) return reply(std::unexpected(request.error()));
-        auto session = service.open(*request);
+        auto session = service.open(*request, caller.identity);
         if (!session) return reply(std::unexpected(session.error()));
         json out = settings_json(**session);
         if (auto changed = adjustments(request->settings, (*session)->options().settings); !changed.empty()) {
@@ -175,8 +183,8 @@ void add_disconnect(ToolRegistry& registry, SerialService& service) {
       registry, "serial_disconnect", "Close a serial session and release its port",
       parts::object({{"session_id", parts::session_id()}}, {"session_id"}),
       output_schema({{"success", {{"type", "boolean"}}}, {"message", {{"type", "string"}}}}),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           const bool was_gone = session->state() == SessionState::Disconnected;
           const auto unread = session->buffered();
           service.close(session->options().id);
@@ -192,12 +200,12 @@ void add_disconnect(ToolRegistry& registry, SerialService& service) {
 void add_list_sessions(ToolRegistry& registry, SerialService& service) {
   add_tool(
       registry, "serial_list_sessions",
-      "List serial sessions with their settings, state and byte counters (received, sent, buffered, lost)",
+      "List your serial sessions with their settings, state and byte counters (received, sent, buffered, lost)",
       parts::object(json::object(), json::array()),
       output_schema({{"sessions", {{"type", "array"}, {"items", {{"type", "object"}}}}}}, {"sessions"}),
-      [&service](json, ToolReply reply) {
+      [&service](const Caller& caller, json, ToolReply reply) {
         json sessions = json::array();
-        for (const auto& session : service.sessions()) sessions.push_back(session_json(*session));
+        for (const auto& session : service.sessions(caller.identity)) sessions.push_back(session_json(*session));
         reply(json{{"sessions", std::move(sessions)}});
       },
       true);
@@ -211,8 +219,8 @@ void add_flush(ToolRegistry& registry, SerialService& service) {
                      {"output", parts::boolean("Discard bytes written but not yet sent", false)}},
                     {"session_id"}),
       output_schema({{"discarded_bytes", {{"type", "integer"}}}}),
-      [&service](json args, ToolReply reply) {
-        with_session(service, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
+      [&service](const Caller& caller, json args, ToolReply reply) {
+        with_session(service, caller, args, reply, [&](const std::shared_ptr<SerialSession>& session) {
           auto dropped = session->flush(args.at("input").get<bool>(), args.at("output").get<bool>());
           if (!dropped) return reply(std::unexpected(dropped.error()));
           reply(json{{"discarded_bytes", *dropped}});

@@ -42,11 +42,11 @@ json boolean(const char* what, bool default_value) {
 }  // namespace schema_parts
 
 void add_tool(ToolRegistry& registry, std::string name, std::string description, json schema, json output,
-              ToolInvoke invoke, bool read_only) {
+              CallerInvoke invoke, bool read_only) {
   auto tool = make_tool(kSerialToolsOwner, std::move(name), std::move(description), std::move(schema),
                         std::move(output), read_only);
   tool.coerce_numeric_strings = true;  // clients send "9600" for 9600
-  tool.invoke = std::move(invoke);
+  tool.invoke_for_caller = std::move(invoke);
   // Names are fixed and registered once; a clash is a programming error.
   if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
 }

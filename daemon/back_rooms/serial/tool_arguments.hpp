@@ -28,8 +28,9 @@ nlohmann::json boolean(const char* what, bool default_value);
 
 // Registers one serial tool; numbers sent as strings ("9600") are accepted.
 // `output`: the JSON Schema of a successful result (MCP outputSchema).
+// `invoke` learns who calls: sessions are their opener's.
 void add_tool(ToolRegistry& registry, std::string name, std::string description, nlohmann::json schema,
-              nlohmann::json output, ToolInvoke invoke, bool read_only);
+              nlohmann::json output, CallerInvoke invoke, bool read_only);
 
 // Output schemas of the serial tools: an object with these typed properties, of
 // which `required` are always present.
@@ -50,10 +51,12 @@ Result<std::shared_ptr<const Pattern>> pattern_arg(const nlohmann::json& args, c
 // {data, bytes_read, timed_out, ended, encoding, invalid_utf8?, bytes_lost, device_disconnected?}
 nlohmann::json read_reply(const ReadOutcome& outcome, Encoding encoding);
 
-// Runs `then` with the session named by args.session_id, or replies UNKNOWN_SESSION.
+// Runs `then` with the session named by args.session_id, or replies
+// UNKNOWN_SESSION when `caller` has no session of that id.
 template <class Then>
-void with_session(SerialService& service, const nlohmann::json& args, const ToolReply& reply, Then&& then) {
-  auto session = service.find(args.at("session_id").get_ref<const std::string&>());
+void with_session(SerialService& service, const Caller& caller, const nlohmann::json& args, const ToolReply& reply,
+                  Then&& then) {
+  auto session = service.find(args.at("session_id").get_ref<const std::string&>(), caller.identity);
   if (!session) {
     reply(std::unexpected(session.error()));
     return;

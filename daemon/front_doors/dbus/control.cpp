@@ -160,7 +160,7 @@ void Control::call_tool(const std::function<BusCaller()>& caller, const std::str
       return;
     }
   }
-  Caller who{.door = "dbus"};
+  Caller who{.door = "dbus", .identity = bus_identity_};
   if (registry_.requires_user_tools(name)) {
     const BusCaller bus = caller();
     who.peer = "uid " + std::to_string(bus.uid);
@@ -214,6 +214,7 @@ void Control::serial_sessions(BusReply<std::vector<SessionRow>> reply) const {
     reply(std::vector<SessionRow>{});  // no serial tool set: no sessions
     return;
   }
+  // As the daemon itself (no identity): the operator sees every client's sessions.
   registry_.call(Caller{.door = "dbus"}, kSerialListTool, json::object(),
                  [reply = std::move(reply)](ToolResult result) {
                    if (!result) {

@@ -89,6 +89,7 @@ Result<void> check_subscribable(std::string_view uri, std::string_view field) {
 }
 
 void deliver(rpc::Client& client, const ClientSession& session, const Event& event) {
+  if (event.audience && event.audience != client.caller.identity) return;  // another client's
   if (event.kind == EventKind::ToolsChanged) {
     if (client.mcp_initialized) client.notify("notifications/tools/list_changed", json::object());
     return;

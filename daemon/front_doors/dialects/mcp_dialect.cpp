@@ -168,7 +168,7 @@ void install_resources(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServ
                             if (!uri) return reply(std::unexpected(uri.error()));
                             if (auto ok = check_subscribable(*uri, "params.uri"); !ok)
                               return reply(std::unexpected(ok.error()));
-                            if (subscribe && !server.resource_exists(*uri)) {
+                            if (subscribe && !server.resource_exists(*uri, client.caller)) {
                               Error missing{kMcpResourceNotFound, "Resource not found: " + *uri,
                                             std::string(domain_error_name(DomainError::ResourceNotFound)), *uri};
                               return reply(std::unexpected(std::move(missing)));

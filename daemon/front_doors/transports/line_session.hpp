@@ -41,7 +41,8 @@ class LineSession final : public Session, public rpc::Client, public std::enable
         peer_(std::move(peer)),
         transport_(std::move(transport)),
         on_closed_(std::move(on_closed)) {
-    caller = {.door = transport_, .peer = peer_};
+    caller.door = transport_;
+    caller.peer = peer_;
     reply_bytes_limit = limits.queue_bytes;
   }
 

@@ -17,7 +17,8 @@ constexpr const char* kLog = "assistant";
 AssistantSession::AssistantSession(boost::asio::io_context& io, rpc::Engine& engine, EventHub& events,
                                    SessionOptions options, Observer observer)
     : engine_(engine), events_(events), options_(std::move(options)), observer_(std::move(observer)), hello_timer_(io) {
-  caller = {.door = "assistant", .peer = options_.transport};
+  caller.door = "assistant";
+  caller.peer = options_.transport;
   conventions = rpc::McpConventions::VoiceAssistant;
 }
 

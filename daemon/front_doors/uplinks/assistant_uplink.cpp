@@ -91,6 +91,7 @@ void AssistantUplink::connect() {
                                       [this](const std::string& why, bool was) { on_ended(why, was); }};
   session_ =
       std::make_shared<AssistantSession>(ctx_.io, ctx_.engine, ctx_.events, std::move(session), std::move(observer));
+  session_->caller.identity = identity_;  // one client across reconnections: its serial sessions stay its own
   session_->start(std::move(link));
 }
 

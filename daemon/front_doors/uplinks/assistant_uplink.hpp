@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assistant_session.hpp"
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/tool_registry.hpp"
@@ -76,6 +77,8 @@ class AssistantUplink {
   io::Redial redial_;
   std::unique_ptr<MqttChannel> mqtt_;  // transport = "mqtt": the persistent broker connection
   std::shared_ptr<AssistantSession> session_;
+  // The server as the owner of what it opens, the same on every connection.
+  std::shared_ptr<ClientIdentity> identity_ = std::make_shared<ClientIdentity>();
   std::string last_error_;
   std::chrono::steady_clock::time_point connected_at_;
   unsigned sessions_ = 0;  // established since start

@@ -34,9 +34,13 @@ mqtt::Options client_options(const FleetUplinkConfig& c, const FleetTopics& topi
 // for (MCP resource updates, list_changed) are published to its reply topic.
 class FleetUplink::Requester final : public rpc::Client {
  public:
-  Requester(std::weak_ptr<FleetUplink> uplink, std::string topic)
+  // Every requester is the fleet as one client: a host may ask from a new reply
+  // topic each time, and still use the serial session it opened.
+  Requester(std::weak_ptr<FleetUplink> uplink, std::string topic, std::shared_ptr<ClientIdentity> fleet)
       : uplink_(std::move(uplink)), topic_(std::move(topic)) {
-    caller = {.door = "fleet", .peer = topic_};
+    caller.door = "fleet";
+    caller.peer = topic_;
+    caller.identity = std::move(fleet);
   }
   void push(std::string message) override {
     if (auto uplink = uplink_.lock()) uplink->publish_reply(topic_, "", std::move(message));
@@ -166,7 +170,7 @@ FleetUplink::Requester& FleetUplink::requester(const std::string& reply_topic) {
     recent_.pop_front();
   }
   auto position = recent_.insert(recent_.end(), reply_topic);
-  auto requester = std::make_shared<Requester>(weak_from_this(), reply_topic);
+  auto requester = std::make_shared<Requester>(weak_from_this(), reply_topic, identity_);
   auto& entry = requesters_[reply_topic] = {std::move(requester), position};
   return *entry.first;
 }

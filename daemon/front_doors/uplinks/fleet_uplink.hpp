@@ -19,6 +19,7 @@
 
 #include "fleet_summaries.hpp"
 #include "fleet_topics.hpp"
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
@@ -76,6 +77,8 @@ class FleetUplink : public std::enable_shared_from_this<FleetUplink> {
   // Requesters by reply topic, least recently used first in `recent_`.
   std::map<std::string, std::pair<std::shared_ptr<Requester>, std::list<std::string>::iterator>> requesters_;
   std::list<std::string> recent_;
+  // Who the fleet's requesters are, as owners of what they open.
+  std::shared_ptr<ClientIdentity> identity_ = std::make_shared<ClientIdentity>();
   bool closed_ = false;
 };
 

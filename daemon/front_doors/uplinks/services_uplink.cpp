@@ -254,7 +254,8 @@ void ServicesUplink::start_call(WaitingCall call) {
       Caller{.door = "services",
              .peer = config_.server,
              .user_tools = config_.user_tools,
-             .refusal = "not offered on this link"},
+             .refusal = "not offered on this link",
+             .identity = identity_},
       call.method, std::move(call.params),
       [weak = weak_from_this(), generation = generation_, call_id = std::move(call.call_id),
        reply_to = std::move(call.reply_to)](ToolResult result) {

@@ -19,6 +19,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/io/outgoing_bytes.hpp"
@@ -95,7 +96,9 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   Context ctx_;
   ServicesUplinkConfig config_;
   State state_ = State::Stopped;
-  std::uint64_t generation_ = 0;          // one per connection; older completions are ignored
+  std::uint64_t generation_ = 0;  // one per connection; older completions are ignored
+  // The server as the owner of what it opens, the same on every connection.
+  std::shared_ptr<ClientIdentity> identity_ = std::make_shared<ClientIdentity>();
   std::shared_ptr<UplinkStream> stream_;  // shared with its pending operations
   StartFrameDecoder decoder_;
   std::array<char, 16 * 1024> read_buffer_{};

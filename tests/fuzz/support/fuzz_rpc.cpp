@@ -64,7 +64,7 @@ dialects::McpServer mcp_server() {
         if (uri == "mcpu://pins/led") return json{{"value", true}};
         return std::unexpected(Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
       },
-      [](std::string_view uri) { return uri == "mcpu://pins/led"; },
+      [](std::string_view uri, const Caller&) { return uri == "mcpu://pins/led"; },
       [](std::function<void()> then) { then(); }};
 }
 

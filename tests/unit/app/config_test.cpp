@@ -276,6 +276,9 @@ TEST(Config, ErrorsNameTheKeyPathAsTable) {
        "test.toml: tty[0]: 'ttyGS0': expected an absolute device path, e.g. /dev/ttyGS0:115200"},
       {"tty bad baud", "tty = [\"/dev/ttyGS0:fast\"]\n",
        "test.toml: tty[0]: '/dev/ttyGS0:fast': baud rate must be a positive number after ':'"},
+      {"serial buffer past the total", "[serial]\nbuffer_bytes = 4096\nbuffer_bytes_total = 1024\n",
+       "test.toml: serial.buffer_bytes: 4096 is more than serial.buffer_bytes_total (1024): no session could open "
+       "with it"},
   };
   for (const auto& c : cases) EXPECT_EQ(error_of(c.toml), c.error) << c.name;
 }
@@ -528,6 +531,9 @@ TEST(BuiltinConfig, ParsesAndHasPinsOfAllFourTypes) {
   EXPECT_EQ(config.board.kind, pins::BoardKind::Sim);
   EXPECT_FALSE(config.device.empty());
   EXPECT_FALSE(config.listen.empty());
+  // The simulated board has no serial port of its own: clients may open none.
+  EXPECT_FALSE(config.serial.allowed_ports.has_value());
+  EXPECT_FALSE(config.serial.share_sessions);
 }
 
 TEST(BuiltinConfig, SamplesAtLeastOneInputAndNoOutput) {

@@ -54,7 +54,7 @@ class McpDialect : public ::testing::Test {
               return std::unexpected(
                   Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
             },
-            [](std::string_view uri) { return uri == "mcpu://pins/led" || uri == "mcpu://serial/1"; }};
+            [](std::string_view uri, const Caller&) { return uri == "mcpu://pins/led" || uri == "mcpu://serial/1"; }};
   }
 
   // The parsed reply to one request line from `client`.
@@ -208,6 +208,19 @@ TEST_F(McpDialect, McpuSubscribe_SerialSessionsUseTheSameMechanism) {
   EXPECT_EQ(client.pushed[0]["params"]["data"], data);
   EXPECT_EQ(call("subscribe", {{"uris", {"http://x"}}})["error"]["code"], -32602);
   EXPECT_EQ(call("subscribe", {{"uris", {1}}})["error"]["message"], "params.uris[0]: expected string, got number");
+}
+
+TEST_F(McpDialect, McpuSubscribe_AnotherClientsSerialDataIsNotDelivered) {
+  call("initialize", {{"protocolVersion", "2025-11-25"}});  // so that log messages would be sent
+  call("subscribe", {{"uris", {"mcpu://serial/7"}}});
+  const json data = {{"session_id", "7"}, {"data", "secret"}};
+  hub.publish({EventKind::SerialData, "7", data, std::make_shared<ClientIdentity>()});
+  hub.publish(
+      {EventKind::Log, "serial", {{"level", "warning"}, {"message", "7 gone"}}, std::make_shared<ClientIdentity>()});
+  EXPECT_TRUE(client.pushed.empty());
+  hub.publish({EventKind::SerialData, "7", data, client.caller.identity});
+  hub.publish({EventKind::Log, "serial", {{"level", "warning"}, {"message", "7 gone"}}, client.caller.identity});
+  EXPECT_EQ(client.pushed.size(), 2u) << "its own session's data and news are";
 }
 
 TEST_F(McpDialect, Subscriptions_ToTheActivityDeclareInterestAndNameTheCaller) {

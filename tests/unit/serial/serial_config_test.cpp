@@ -37,6 +37,22 @@ TEST(SerialConfig, NothingSetKeepsTheTable) {
   EXPECT_EQ(config.buffer_bytes, 1u << 20);
 }
 
+TEST(SerialConfig, PortsAreClosedAndSessionsPrivateByDefault) {
+  const auto config = parse_config(nlohmann::json::object());
+  EXPECT_FALSE(config.allowed_ports.has_value());  // unset, not empty: `mcpud --stdio` tells them apart
+  EXPECT_FALSE(config.share_sessions);
+  EXPECT_EQ(config.buffer_bytes_total, 16u << 20);
+  EXPECT_EQ(parse_config({{"allowed_ports", nlohmann::json::array()}}).allowed_ports, std::vector<std::string>{});
+}
+
+TEST(SerialConfig, ABufferLargerThanTheTotalIsRefusedWithBothKeys) {
+  EXPECT_TRUE(check_config(parse_config(nlohmann::json::object())));
+  const auto checked = check_config(parse_config({{"buffer_bytes", 4096}, {"buffer_bytes_total", 1024}}));
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.error(),
+            "serial.buffer_bytes: 4096 is more than serial.buffer_bytes_total (1024): no session could open with it");
+}
+
 TEST(SerialConfig, BadValuesAreNamed) {
   SerialConfig config;
   EXPECT_EQ(apply_environment(config, env({{"SERIAL_MCP_DEFAULT_BAUD", "fast"}})).error(),

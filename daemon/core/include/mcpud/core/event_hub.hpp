@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mcpud/core/client_identity.hpp"
+
 namespace mcpud {
 
 enum class EventKind {
@@ -36,6 +38,8 @@ struct Event {
   EventKind kind;
   std::string source;
   nlohmann::json data;
+  // Set: only this client may be told (data of a serial session it owns).
+  std::shared_ptr<const ClientIdentity> audience;
 };
 
 class EventHub {

@@ -56,8 +56,10 @@ class Client {
   McpConventions conventions = McpConventions::Standard;
   // Answered MCP `initialize`: gets tools/list_changed and log messages.
   bool mcp_initialized = false;
-  // The door and peer this client calls tools as (set by its transport).
-  Caller caller;
+  // The door and peer this client calls tools as (set by its transport), and
+  // its own identity: what it opens is its own (a transport sets door and peer
+  // and leaves the identity alone).
+  Caller caller{.identity = std::make_shared<ClientIdentity>()};
   // The most bytes the reply to one line may take (a batch's replies share it),
   // set by the transport from its queue bound. A result that would pass it is
   // answered with REPLY_TOO_LARGE instead: the client learns its call ran.

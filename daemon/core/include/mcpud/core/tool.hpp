@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/error.hpp"
 
 namespace mcpud {
@@ -36,10 +38,17 @@ struct Caller {
   std::string name;               // what the client calls itself (MCP clientInfo), when it said
   bool user_tools = true;         // may call user-only tools
   std::string refusal;            // why not, when user_tools is false: ends the NOT_AUTHORIZED message
+  // Who owns what this call opens (a serial session): one per connection, HTTP
+  // session or uplink, set by its door. Null for the daemon's own calls (the
+  // operator's view of every session), which may use what any client owns.
+  std::shared_ptr<ClientIdentity> identity;
 
   // "127.0.0.1:51234 claude-code 1.2": the peer and the name, as shown to people.
   std::string label() const { return name.empty() ? peer : peer.empty() ? name : peer + " " + name; }
 };
+
+// For a tool whose answer depends on which client asks.
+using CallerInvoke = std::function<void(const Caller& caller, nlohmann::json arguments, ToolReply reply)>;
 
 struct Tool {
   std::string name;
@@ -57,6 +66,10 @@ struct Tool {
   // name given in `pin` now that names have their own `name` property).
   std::function<void(nlohmann::json& arguments)> upgrade_arguments;
   ToolInvoke invoke;  // receives arguments already validated, defaults filled in
+  // Instead of `invoke`, when set: for tools whose answer depends on which
+  // client asks (a serial session belongs to the client that opened it).
+  // `caller` lives only for the call; keep a copy of what is needed later.
+  CallerInvoke invoke_for_caller;
 };
 
 // A tool with what every back room gives: its owner, name, description, the

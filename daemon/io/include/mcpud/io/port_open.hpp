@@ -10,6 +10,7 @@
 
 #include "mcpud/core/error.hpp"
 #include "mcpud/io/port_settings.hpp"
+#include "mcpud/io/tty_device.hpp"
 
 namespace mcpud::io {
 
@@ -47,6 +48,11 @@ struct OpenPort {
 // such device, permission denied, not a tty; the message says which and what to
 // do), INVALID_ARGUMENT (settings the driver refuses).
 Result<OpenPort> open_serial_port(const std::string& path, const PortSettings& settings);
+
+// The same for a path a client named, after resolve_serial_device() checked it:
+// opens `device.path` without following a link, and refuses (OPEN_ERROR) what
+// is not the checked device any more.
+Result<OpenPort> open_serial_device(const TtyDevice& device, const PortSettings& settings);
 
 // The message for a port someone else holds.
 std::string port_in_use_message(const std::string& path);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,18 @@ struct SerialConfig {
   std::uint32_t default_baud = 115200;     // SERIAL_MCP_DEFAULT_BAUD
   std::uint32_t default_timeout_ms = 100;  // SERIAL_MCP_DEFAULT_TIMEOUT_MS
   std::string log_level;                   // SERIAL_MCP_LOG_LEVEL; empty: the daemon's level
-  std::vector<std::string> allowed_ports;  // SERIAL_MCP_ALLOWED_PORTS; globs; empty: any tty
-  std::vector<std::string> ports;          // extra paths or globs serial_list_ports shows (ptys, socat links)
-  std::size_t buffer_bytes = 1 << 20;      // ring buffer per session
+  // SERIAL_MCP_ALLOWED_PORTS; globs of the ports clients may open. Unset or
+  // empty: none, unless any_port_when_unset.
+  std::optional<std::vector<std::string>> allowed_ports;
+  // Not a key: set for `mcpud --stdio`, a user's own server with that user's
+  // rights, which keeps serial-mcp's default of any serial port while
+  // allowed_ports is unset.
+  bool any_port_when_unset = false;
+  std::vector<std::string> ports;             // extra paths or globs serial_list_ports shows (ptys, socat links)
+  std::size_t buffer_bytes = 1 << 20;         // ring buffer per session
+  std::size_t buffer_bytes_total = 16 << 20;  // every session's ring buffer together
   std::size_t max_sessions = 16;
+  bool share_sessions = false;  // false: a session is its opener's alone, and closes when its opener goes
   std::string newline = "\n";
   std::string sysfs_root = "/sys";  // where ports are enumerated from
   std::string dev_root = "/dev";
@@ -35,6 +44,10 @@ extern const char* const kSerialConfigSchema;
 
 // From the validated [serial] table (defaults filled in).
 SerialConfig parse_config(const nlohmann::json& table);
+
+// What the schema cannot check: buffer_bytes within buffer_bytes_total. The
+// error names the keys.
+std::expected<void, std::string> check_config(const SerialConfig& config);
 
 // Applies SERIAL_MCP_DEFAULT_BAUD, SERIAL_MCP_DEFAULT_TIMEOUT_MS,
 // SERIAL_MCP_LOG_LEVEL and SERIAL_MCP_ALLOWED_PORTS (comma-separated globs) from

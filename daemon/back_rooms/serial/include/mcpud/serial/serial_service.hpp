@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The serial sessions of the daemon: opening ports (allow list, one session
-// per port, a cap on sessions), looking sessions up, closing them, and marking
-// them gone when udev says their device was removed.
+// per port, caps on sessions and on their buffers), whose they are (a session
+// is the client's that opened it unless [serial] share_sessions), looking them
+// up, closing them (also when their client goes away), and marking them gone
+// when udev says their device was removed.
 // Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
@@ -13,6 +15,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/io/udev_monitor.hpp"
@@ -42,24 +45,33 @@ class SerialService {
   void reconfigure(SerialConfig config);
   const SerialConfig& config() const { return config_; }
 
-  // Errors: NOT_AUTHORIZED (outside the allow list), PORT_ALREADY_IN_USE,
-  // OPEN_ERROR, INVALID_ARGUMENT (settings the port refuses), BUSY (too many sessions).
-  Result<std::shared_ptr<SerialSession>> open(const OpenRequest& request);
-  // UNKNOWN_SESSION when no session has this id.
-  Result<std::shared_ptr<SerialSession>> find(std::string_view id) const;
+  // Opens a session for `owner` (a client's identity; null: the daemon itself,
+  // whose sessions are everyone's), unless share_sessions makes it everyone's.
+  // Errors: NOT_AUTHORIZED (not an allowed serial port: port_access.hpp),
+  // PORT_ALREADY_IN_USE, OPEN_ERROR, INVALID_ARGUMENT (settings the port
+  // refuses), BUSY (too many sessions, or buffers past buffer_bytes_total).
+  Result<std::shared_ptr<SerialSession>> open(const OpenRequest& request, const std::shared_ptr<ClientIdentity>& owner);
+  // UNKNOWN_SESSION when no session has this id that `who` may use (another
+  // client's session reads as unknown); null `who` may use any.
+  Result<std::shared_ptr<SerialSession>> find(std::string_view id, const std::shared_ptr<ClientIdentity>& who) const;
   // Closes and forgets the session; false when no session has this id.
   bool close(std::string_view id);
   // Closes every session and stops watching udev, so the event loop can end.
   void shutdown();
 
   std::vector<PortInfo> list_ports() const;
-  // Oldest first.
-  std::vector<std::shared_ptr<SerialSession>> sessions() const;
-  // The id of the session that has `device` (canonical path) open, or empty.
-  std::string session_for_device(const std::string& device) const;
+  // The sessions `who` may use, oldest first.
+  std::vector<std::shared_ptr<SerialSession>> sessions(const std::shared_ptr<ClientIdentity>& who) const;
+  // The open session that has `device` (canonical path) open, or null.
+  std::shared_ptr<SerialSession> session_for_device(const std::string& device) const;
+  // Bytes of ring buffer all sessions hold together (at most buffer_bytes_total).
+  std::size_t buffer_bytes_in_use() const;
 
  private:
-  Result<void> check_allowed(const std::string& port, const std::string& device) const;
+  Result<void> check_capacity(const OpenRequest& request) const;
+  // Closes the session when `owner` goes away (the hook is one per owner).
+  void close_with_owner(const std::shared_ptr<ClientIdentity>& owner);
+  void close_orphans();
   void device_removed(const std::string& devnode);
   void forget_old_disconnected();
 
@@ -69,6 +81,8 @@ class SerialService {
   std::map<std::string, std::shared_ptr<SerialSession>, std::less<>> sessions_;
   std::vector<std::string> order_;  // ids, oldest first
   std::unique_ptr<io::UdevMonitor> udev_;
+  // What an owner's departure hook holds: expires with this service.
+  std::shared_ptr<SerialService*> self_ = std::make_shared<SerialService*>(this);
 };
 
 // A fresh random id in UUID form (version 4).

@@ -18,6 +18,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/io/port_open.hpp"
@@ -66,6 +67,10 @@ struct SessionOptions {
   Millis default_timeout{100};
   std::string newline = "\n";
   std::size_t buffer_bytes = 1 << 20;
+  // The client the session belongs to when it is that client's alone (expired
+  // once the client went away); unset with `owned` false: every client's.
+  std::weak_ptr<const ClientIdentity> owner;
+  bool owned = false;
 };
 
 struct SessionCounters {
@@ -127,6 +132,11 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   std::chrono::system_clock::time_point opened_at() const { return opened_at_; }
   // The error every call on a session that is not open gets.
   Error not_open_error() const;
+  // Whether `who` may use the session: its owner, anyone when it has none, and
+  // the daemon itself (null `who`).
+  bool usable_by(const std::shared_ptr<ClientIdentity>& who) const;
+  // It belongs to a client that went away.
+  bool orphaned() const { return options_.owned && options_.owner.expired(); }
 
  private:
   struct Waiter;
@@ -139,6 +149,9 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   void read_more();
   void on_read(boost::system::error_code ec, std::size_t n);
   void publish(std::string_view bytes);
+  // Publishes to the owner alone, or to everyone when the session has no owner;
+  // an orphan's events are dropped.
+  void publish_event(EventKind kind, std::string source, nlohmann::json data);
   void service();
   std::optional<Result<ReadOutcome>> try_complete(const ReadRequest& request, bool timed_out);
   ReadOutcome take(std::size_t n, ReadEnd end);

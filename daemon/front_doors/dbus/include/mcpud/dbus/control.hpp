@@ -9,9 +9,11 @@
 #include <chrono>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/dbus/names.hpp"
 
@@ -86,6 +88,11 @@ class Control {
  private:
   ToolRegistry& registry_;
   ControlSource source_;
+  // Every bus caller as one client, the owner of the serial sessions opened
+  // through CallTool: the bus policy admits operators only, and each mcpuctl
+  // command is a connection of its own, so a session opened by one command
+  // stays usable by the next.
+  std::shared_ptr<ClientIdentity> bus_identity_ = std::make_shared<ClientIdentity>();
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 

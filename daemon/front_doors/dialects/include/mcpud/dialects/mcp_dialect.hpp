@@ -28,7 +28,9 @@ struct McpServer {
   std::function<std::size_t()> page_bytes;                                    // tools/list page budget
   std::function<nlohmann::json()> list_resources;                             // [{uri, name, description, mimeType}]
   std::function<Result<nlohmann::json>(std::string_view uri)> read_resource;  // the resource's JSON value
-  std::function<bool(std::string_view uri)> resource_exists;  // a pin, serial session or tool of that URI exists
+  // A pin, serial session or tool of that URI exists for `caller` (a serial
+  // session only for the client that owns it).
+  std::function<bool(std::string_view uri, const Caller& caller)> resource_exists;
   // Runs `then` once the tool set is worth listing: at start, after the
   // configured bridges' discovery (bounded); at once otherwise.
   std::function<void(std::function<void()> then)> when_tools_settled;
