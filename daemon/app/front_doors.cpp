@@ -164,6 +164,7 @@ bool FrontDoors::reconcile_http() {
   http::HttpOptions wanted{options_.http.value_or(http.listen),
                            http.token,
                            http.allowed_origins,
+                           http.allowed_hosts,
                            {},
                            http.max_sessions,
                            http.max_body_bytes,

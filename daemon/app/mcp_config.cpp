@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "mcpud/http/http_server.hpp"
+
 namespace mcpud::config {
 
 using nlohmann::json;
@@ -32,6 +34,7 @@ void add_mcp_schema(json& schema) {
       "listen": {"type": "string", "default": ""},
       "token": {"type": "string", "default": ""},
       "allowed_origins": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
+      "allowed_hosts": {"type": "array", "items": {"type": "string"}, "default": []},
       "max_sessions": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
       "max_sessions_per_address": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 16},
       "max_body_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576}
@@ -58,6 +61,9 @@ std::expected<McpSections, std::string> parse_mcp_sections(const json& document)
   out.http.listen = http.at("listen").get<std::string>();
   out.http.token = http.at("token").get<std::string>();
   out.http.allowed_origins = http.at("allowed_origins").get<std::vector<std::string>>();
+  out.http.allowed_hosts = http.at("allowed_hosts").get<std::vector<std::string>>();
+  if (auto checked = http::check_allowed_hosts(out.http.allowed_hosts); !checked)
+    return std::unexpected(checked.error());
   out.http.max_sessions = http.at("max_sessions").get<std::size_t>();
   out.http.max_sessions_per_address = http.at("max_sessions_per_address").get<std::size_t>();
   out.http.max_body_bytes = http.at("max_body_bytes").get<std::size_t>();

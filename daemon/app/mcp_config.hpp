@@ -34,6 +34,7 @@ struct HttpConfig {
   std::string listen;                        // "127.0.0.1:8080"; "" disables Streamable HTTP
   std::string token;                         // bearer token required when not empty
   std::vector<std::string> allowed_origins;  // besides http(s)://localhost / 127.0.0.1 / [::1]
+  std::vector<std::string> allowed_hosts;    // Host names besides loopback ones; [] on a non-loopback address: any
   std::size_t max_sessions = 64;
   std::size_t max_sessions_per_address = 16;
   std::size_t max_body_bytes = 1024 * 1024;

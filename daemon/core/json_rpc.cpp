@@ -5,6 +5,8 @@
 #include <exception>
 #include <vector>
 
+#include "request_scan.hpp"
+
 namespace mcpud::rpc {
 namespace {
 
@@ -131,30 +133,7 @@ std::string Engine::line_too_long(std::size_t max_line_bytes) {
                                                         std::to_string(max_line_bytes) + " bytes"));
 }
 
-std::size_t nesting_depth(std::string_view text) {
-  std::size_t depth = 0;
-  std::size_t deepest = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
+std::size_t nesting_depth(std::string_view text) { return scan_request_text(text).deepest; }
 
 void Engine::handle_line(std::string_view line, Responder respond) {
   auto client = std::make_shared<DetachedClient>();
@@ -162,7 +141,10 @@ void Engine::handle_line(std::string_view line, Responder respond) {
 }
 
 void Engine::handle_line(std::string_view line, Client& client, Responder respond) {
-  if (nesting_depth(line) > limits_.max_depth) {
+  // One pass before parsing: the depth bound, and the members the parser would
+  // keep only the last of.
+  const auto scan = scan_request_text(line);
+  if (scan.deepest > limits_.max_depth) {
     respond(error_response(nullptr, Error::invalid_request("Invalid request: JSON nested deeper than " +
                                                            std::to_string(limits_.max_depth) + " levels")));
     return;
@@ -173,6 +155,7 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
     respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     return;
   }
+  mark_repeated_members(message, scan.repeated);
   if (is_envelope(message)) {
     // The envelope names the session; replies and later pushes go back inside it.
     client.envelope_session = message["session_id"];
@@ -220,19 +203,28 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     done(error_response(nullptr, Error::invalid_request("Invalid request: expected an object")));
     return;
   }
-  const auto id_it = message.find("id");
+  const RequestMembers members(message);
+  if (const auto repeated = repeated_member(message, members); !repeated.empty()) {
+    // Answered with the id unless the id is the member in doubt.
+    const bool usable_id = repeated != "id" && members.id != message.end() && valid_id(*members.id);
+    done(error_response(
+        usable_id ? *members.id : json(nullptr),
+        Error::invalid_request("Invalid request: member \"" + std::string(repeated) + "\" appears more than once")));
+    return;
+  }
+  const auto id_it = members.id;
   const bool is_notification = id_it == message.end();
   json id = is_notification ? json(nullptr) : *id_it;
   if (!valid_id(id)) {
     done(error_response(nullptr, Error::invalid_request("Invalid request: id must be a string, an integer or null")));
     return;
   }
-  const auto method_it = message.find("method");
+  const auto method_it = members.method;
   if (method_it == message.end() && (message.contains("result") || message.contains("error"))) {
     done({});  // a response from the peer; the daemon sends no requests, so nothing awaits it
     return;
   }
-  const auto version_it = message.find("jsonrpc");
+  const auto version_it = members.jsonrpc;
   std::string problem;
   if (version_it == message.end() || *version_it != "2.0") {
     problem = "Invalid request: jsonrpc must be \"2.0\"";
@@ -244,7 +236,7 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     return;
   }
   json params = json::object();
-  if (const auto params_it = message.find("params"); params_it != message.end()) {
+  if (const auto params_it = members.params; params_it != message.end()) {
     if (!params_it->is_object()) {
       done(is_notification ? std::string{}
                            : error_response(id, Error::invalid_params("Invalid params: params must be an object")));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bytes from an HTTP client, through the real HTTP front door: each input is
 // written to a fresh connection to an HttpServer listening on loopback (with a
-// bearer token and an allowed origin), and the server runs until it has
+// bearer token, an allowed origin and an allowed host), and the server runs until it has
 // answered and closed, or a bound of event-loop turns has passed.
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.listen = "127.0.0.1:0";
   options.token = "secret";
   options.allowed_origins = {"https://example.org"};
+  options.allowed_hosts = {"pi.local"};
   options.max_body_bytes = 16 * 1024;
   mcpud::http::HttpServer server(io, options, harness.engine);
   if (auto opened = server.open(); !opened) {

@@ -81,6 +81,19 @@ const MalformedCase kCases[] = {
     {"ParamsArrayIsInvalidParams", R"({"jsonrpc":"2.0","id":7,"method":"gpio_write","params":[2,true]})",
      bad_params("7")},
     {"ParamsStringIsInvalidParams", R"({"jsonrpc":"2.0","id":8,"method":"get_info","params":"all"})", bad_params("8")},
+    // A JSON-RPC member named twice: the parser would keep the last without a word.
+    {"RepeatedMethodIsAnInvalidRequestNamingIt",
+     R"({"jsonrpc":"2.0","id":20,"method":"get_info","method":"gpio_write","params":{"pin":2,"value":true}})",
+     error_reply("20", -32600, R"(Invalid request: member "method" appears more than once)")},
+    {"RepeatedIdIsAnInvalidRequestWithNullId", write_led(R"("id":21,"id":22,)"),
+     error_reply("null", -32600, R"(Invalid request: member "id" appears more than once)")},
+    {"RepeatedParamsIsAnInvalidRequestNamingIt",
+     R"({"jsonrpc":"2.0","id":23,"method":"gpio_write","params":{"pin":2,"value":true},"params":{"pin":2}})",
+     error_reply("23", -32600, R"(Invalid request: member "params" appears more than once)")},
+    {"RepeatedMemberInABatchRefusesOnlyThatElement",
+     "[" + write_led(R"("id":24,)") + R"(,{"jsonrpc":"2.0","jsonrpc":"2.0","id":25,"method":"get_info"}])",
+     "[" + led_written("24", true) + "," +
+         error_reply("25", -32600, R"(Invalid request: member "jsonrpc" appears more than once)") + "]"},
     // Notifications: never a reply, whatever happens.
     {"NotificationGetsNoReply", write_led(""), std::nullopt},
     {"NotificationOfAnUnknownMethodGetsNoReply", R"({"jsonrpc":"2.0","method":"nope"})", std::nullopt},

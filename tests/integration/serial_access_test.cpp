@@ -85,11 +85,17 @@ TEST_F(SerialTest, PathsThatAreNotAllowedSerialPortsGetOneAnswerAndAreNeverOpene
               .allow_test_ptys = false});
   OpenWatch watch(dir);
 
-  const std::vector<std::string> refused_ports = {
-      (dir / "ttyFIFO").string(), (dir / "ttyFILE").string(), (dir / "ttySHADOW").string(),
-      "/dev/null",  // a character device, but no tty
-      "/dev/ptmx",  // a tty driver, but not a serial port
-      "/dev/tty",   "/etc/shadow", "../etc/shadow", "/proc/1/mem", "/no/such/dir/ttyX", (dir / "nothing").string()};
+  const std::vector<std::string> refused_ports = {(dir / "ttyFIFO").string(),
+                                                  (dir / "ttyFILE").string(),
+                                                  (dir / "ttySHADOW").string(),
+                                                  "/dev/null",  // a character device, but no tty
+                                                  "/dev/ptmx",  // a tty driver, but not a serial port
+                                                  "/dev/tty",
+                                                  "/etc/shadow",
+                                                  "../etc/shadow",
+                                                  "/proc/1/mem",
+                                                  "/no/such/dir/ttyX",
+                                                  (dir / "nothing").string()};
   std::string common;  // the message after the path, the same for every one
   for (const auto& port : refused_ports) {
     const json reply = call("serial_connect", {{"port", port}});
@@ -154,8 +160,11 @@ TEST_F(SerialTest, ASessionIsItsOpenersAloneAndClosesWhenItsOpenerLeaves) {
 
   // The owner leaves: its session closes and the port is free for the next client.
   client().close();
-  EXPECT_TRUE(eventually([&] { return !other->call("serial_connect", {{"port", peer.link()}}).contains("error"); },
-                         10s));
+  EXPECT_TRUE(eventually(
+      [&] {
+        return !other->call("serial_connect", {{"port", peer.link()}}).contains("error");
+      },
+      10s));
   EXPECT_TRUE(daemon_.wait_for_log("session " + id + ": its client went away"));
 }
 
@@ -196,8 +205,8 @@ TEST_F(SerialTest, StdioKeepsTheOpenDefaultForItsUserButStillOnlySerialPorts) {
     return request_text("serial_connect", {{"port", port}}, id);
   };
   // stdin stays open a while: its end stops the daemon.
-  const std::string script = "printf '%s\\n' '" + request(1, peer.link()) + "' '" + request(2, "/dev/null") +
-                             "'; sleep 20";
+  const std::string script =
+      "printf '%s\\n' '" + request(1, peer.link()) + "' '" + request(2, "/dev/null") + "'; sleep 20";
   ASSERT_TRUE(daemon_.start_program(
       "/bin/sh", {"-c", "(" + script + ") | '" MCPUD_BINARY "' --stdio --dbus=none --config '" + config + "'"}));
   std::vector<json> replies;

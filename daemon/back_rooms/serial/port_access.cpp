@@ -32,7 +32,8 @@ Error none_allowed(const std::string& path) {
 // The one answer for a path that may not be opened, whatever the reason.
 Error not_allowed(const SerialConfig& config, const std::string& path) {
   if (allows_any(config)) {
-    return Error::domain(DomainError::NotAuthorized, path + " is not a serial port (a serial or pty device under /dev)");
+    return Error::domain(DomainError::NotAuthorized,
+                         path + " is not a serial port (a serial or pty device under /dev)");
   }
   return Error::domain(DomainError::NotAuthorized,
                        path + " is not an allowed serial port (allowed: " + join(*config.allowed_ports) +
@@ -67,8 +68,8 @@ Result<io::TtyDevice> check_port(const SerialConfig& config, const std::string& 
   if (!device) {
     // Only about a path the operator allowed: telling that it is missing tells nothing new.
     if (named_allowed && device.error() == io::PortCheck::Missing) {
-      return std::unexpected(Error::domain(DomainError::OpenError,
-                                           path + ": no such device (is it plugged in? see serial_list_ports)"));
+      return std::unexpected(
+          Error::domain(DomainError::OpenError, path + ": no such device (is it plugged in? see serial_list_ports)"));
     }
     return std::unexpected(not_allowed(config, path));
   }

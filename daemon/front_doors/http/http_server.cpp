@@ -13,6 +13,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "host_rule.hpp"
 #include "http_policy.hpp"
 #include "http_session.hpp"
 #include "mcpud/core/log.hpp"
@@ -102,6 +103,7 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   }
 
   HttpOptions options;
+  HostRule host_rule;  // set by open() from the bound address
   rpc::Engine& engine;
   io::Acceptor<tcp> acceptor;
   std::unordered_map<std::string, std::shared_ptr<McpHttpSession>> sessions;
@@ -162,7 +164,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void route() {
     const auto target = std::string_view(request_.target().data(), request_.target().size());
     const auto path = target.substr(0, target.find('?'));
-    if (refuse_foreign_origin()) return;
+    if (refuse_foreign_host() || refuse_foreign_origin()) return;
     if (path != "/mcp") return serve_page(path);
     if (!bearer_accepted(header(http::field::authorization), state_->options.token)) {
       Response res = text_response(http::status::unauthorized, "Missing or wrong bearer token");
@@ -188,6 +190,34 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
         return send(std::move(res));
       }
     }
+  }
+
+  // A Host this listener does not answer to: a page whose name was pointed at
+  // this machine (DNS rebinding). Malformed or ambiguous Host: 400 (RFC 9112 3.2).
+  bool refuse_foreign_host() {
+    std::vector<std::string_view> hosts;
+    for (auto [it, end] = request_.equal_range(http::field::host); it != end; ++it)
+      hosts.emplace_back(it->value().data(), it->value().size());
+    const auto shown = [&] { return std::string(hosts.front().substr(0, 200)); };
+    switch (judge_host(hosts, state_->host_rule)) {
+      case HostVerdict::accepted:
+        return false;
+      case HostVerdict::missing:
+        reply_error(http::status::bad_request, "Missing Host header");
+        break;
+      case HostVerdict::repeated:
+        reply_error(http::status::bad_request, "More than one Host header");
+        break;
+      case HostVerdict::malformed:
+        reply_error(http::status::bad_request, "Malformed Host header: " + shown());
+        break;
+      case HostVerdict::not_allowed:
+        reply_error(http::status::misdirected_request,
+                    "Host not allowed: " + shown() +
+                        " (this listener answers to loopback names, its own address and [http] allowed_hosts)");
+        break;
+    }
+    return true;
   }
 
   // Every Origin header, not just the first: a browser sends one, so two is a trick.
@@ -503,6 +533,9 @@ const HttpOptions& HttpServer::options() const { return state_->options; }
 std::expected<void, std::string> HttpServer::open() {
   auto endpoint = io::listen_endpoint(state_->options.listen);
   if (!endpoint) return std::unexpected("http " + endpoint.error());
+  auto rule = host_rule(endpoint->address(), state_->options.allowed_hosts);
+  if (!rule) return std::unexpected(rule.error());
+  state_->host_rule = std::move(*rule);
   if (const auto ec = io::listen_tcp(state_->acceptor.socket(), *endpoint))
     return std::unexpected("cannot listen for HTTP on " + state_->options.listen + ": " + ec.message());
   if (!endpoint->address().is_loopback() && state_->options.token.empty()) {

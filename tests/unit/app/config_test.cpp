@@ -94,6 +94,22 @@ max_clients = 3
   EXPECT_EQ(config.limits.max_clients, 3u);
 }
 
+TEST(Config, HttpAllowedHostsAreReadAndDefaultToNone) {
+  EXPECT_TRUE(parsed("").mcp.http.allowed_hosts.empty());
+  const auto config = parsed("[http]\nallowed_hosts = [\"pi.local\", \"Pi.Local:8080\", \"[fd00::7]\"]\n");
+  EXPECT_EQ(config.mcp.http.allowed_hosts, (std::vector<std::string>{"pi.local", "Pi.Local:8080", "[fd00::7]"}));
+}
+
+TEST(Config, HttpAllowedHostsThatAreNoHostNamesAreRefusedNamingTheEntry) {
+  for (const std::string bad :
+       {"http://pi.local", "me@pi.local", "pi.local/mcp", "pi.local:", "pi.local:65536", "", "[fd00::7"}) {
+    EXPECT_EQ(error_of("[http]\nallowed_hosts = [\"ok\", \"" + bad + "\"]\n"),
+              "test.toml: http.allowed_hosts[1]: '" + bad +
+                  "' is not a host name with an optional :port, e.g. pi.local or pi.local:8080")
+        << bad;
+  }
+}
+
 TEST(Config, ReadsPinsOfEveryType) {
   const auto config = parsed(R"(
 [[pins]]

@@ -189,6 +189,47 @@ TEST_F(JsonRpcEngine, InvalidMessages_AreAnsweredWithTheRightCodeAndIdAsTable) {
   EXPECT_EQ(handler.calls[0].method, "nope");
 }
 
+TEST_F(JsonRpcEngine, RepeatedMembers_AreAnInvalidRequestNamingTheMember) {
+  const auto message = [](const json& reply) { return reply.at("error").at("message").get<std::string>(); };
+  auto reply = reply_to(R"({"jsonrpc":"2.0","id":1,"method":"echo","method":"throw"})");
+  EXPECT_EQ(reply.at("error").at("code"), -32600);
+  EXPECT_EQ(message(reply), R"(Invalid request: member "method" appears more than once)");
+  EXPECT_EQ(reply.at("id"), 1);
+  reply = reply_to(R"({"jsonrpc":"2.0","id":1,"method":"echo","id":2})");
+  EXPECT_EQ(message(reply), R"(Invalid request: member "id" appears more than once)");
+  EXPECT_TRUE(reply.at("id").is_null()) << "which id would be a guess";
+  reply = reply_to(R"({"params":{"a":1},"jsonrpc":"2.0","id":"p","method":"echo","params":{"a":2}})");
+  EXPECT_EQ(message(reply), R"(Invalid request: member "params" appears more than once)");
+  EXPECT_EQ(reply.at("id"), "p");
+  reply = reply_to(R"({"jsonrpc":"1.0","id":3,"method":"echo","jsonrpc":"2.0"})");
+  EXPECT_EQ(message(reply), R"(Invalid request: member "jsonrpc" appears more than once)");
+  reply = reply_to(R"({"jsonrpc":"2.0","method":"echo","\u006dethod":"throw"})");
+  EXPECT_EQ(message(reply), R"(Invalid request: member "method" appears more than once)") << "escaped keys too";
+  EXPECT_TRUE(handler.calls.empty());
+}
+
+TEST_F(JsonRpcEngine, RepeatedMembers_InABatchRefuseOnlyTheirElement) {
+  const auto replies = reply_to(R"([{"jsonrpc":"2.0","id":1,"method":"echo"},)"
+                                R"({"jsonrpc":"2.0","id":2,"method":"echo","params":{},"params":{"x":1}},)"
+                                R"({"jsonrpc":"2.0","id":3,"method":"echo","params":{"id":1,"id":2}}])");
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_TRUE(replies[0].contains("result"));
+  EXPECT_EQ(replies[1].at("id"), 2);
+  EXPECT_EQ(replies[1].at("error").at("message"), R"(Invalid request: member "params" appears more than once)");
+  EXPECT_EQ(replies[2].at("result").at("params"), json::parse(R"({"id":2})"))
+      << "repeated keys inside params are the tool's business";
+  EXPECT_EQ(handler.calls.size(), 2u);
+}
+
+TEST_F(JsonRpcEngine, RepeatedMembers_InTheEnvelopesPayloadAreRefusedInsideTheEnvelope) {
+  const auto reply =
+      reply_to(R"({"session_id":"s1","type":"mcp","payload":{"jsonrpc":"2.0","id":7,"method":"echo","method":"x"}})");
+  EXPECT_EQ(reply.at("session_id"), "s1");
+  EXPECT_EQ(reply.at("payload").at("id"), 7);
+  EXPECT_EQ(reply.at("payload").at("error").at("code"), -32600);
+  EXPECT_TRUE(handler.calls.empty());
+}
+
 TEST_F(JsonRpcEngine, Notification_IsServedButNeverAnswered) {
   EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"echo","params":{"x":1}})").empty());
   EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"fail"})").empty());

@@ -114,16 +114,16 @@ TEST(ResolveSerialDevice, EverythingElseIsRefusedAndOnlyAbsenceIsToldApart) {
   ASSERT_EQ(::mkfifo((dir.path() / "fifo").c_str(), 0600), 0);
   std::ofstream(dir.path() / "file") << "text";
   std::filesystem::create_symlink("/etc/passwd", dir.path() / "link");
-  for (const std::string& path : {(dir.path() / "fifo").string(), (dir.path() / "file").string(),
-                                 (dir.path() / "link").string(), std::string("/dev/null"), std::string("/dev/ptmx"),
-                                 std::string("/dev/tty"), std::string("/dev/../etc/passwd"), std::string("dev/null"),
-                                 dir.path().string()}) {
+  for (const std::string& path :
+       {(dir.path() / "fifo").string(), (dir.path() / "file").string(), (dir.path() / "link").string(),
+        std::string("/dev/null"), std::string("/dev/ptmx"), std::string("/dev/tty"), std::string("/dev/../etc/passwd"),
+        std::string("dev/null"), dir.path().string()}) {
     const auto device = resolve_serial_device(path, drivers);
     ASSERT_FALSE(device) << path;
     EXPECT_EQ(device.error(), PortCheck::NotASerialPort) << path;
   }
-  for (const std::string& path : {(dir.path() / "none").string(), std::string("/dev/ttyNOPE0"),
-                                 (dir.path() / "file" / "below").string()}) {
+  for (const std::string& path :
+       {(dir.path() / "none").string(), std::string("/dev/ttyNOPE0"), (dir.path() / "file" / "below").string()}) {
     const auto device = resolve_serial_device(path, drivers);
     ASSERT_FALSE(device) << path;
     EXPECT_EQ(device.error(), PortCheck::Missing) << path;

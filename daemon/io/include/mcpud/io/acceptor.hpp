@@ -21,20 +21,22 @@ namespace mcpud::io {
 // acceptor ends it.
 template <class SocketAcceptor, class Admit>
 void accept_loop(SocketAcceptor& acceptor, boost::asio::steady_timer& retry_timer, std::string door, Admit admit) {
-  acceptor.async_accept([&acceptor, &retry_timer, door = std::move(door), admit = std::move(admit)](
-                            boost::system::error_code ec, typename SocketAcceptor::protocol_type::socket socket) mutable {
-    if (ec == boost::asio::error::operation_aborted || !acceptor.is_open()) return;
-    if (ec) {
-      log::warn(door, "accept: ", ec.message());
-      retry_timer.expires_after(std::chrono::milliseconds(100));
-      retry_timer.async_wait([&acceptor, &retry_timer, door, admit](boost::system::error_code wait_error) mutable {
-        if (!wait_error && acceptor.is_open()) accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
+  acceptor.async_accept(
+      [&acceptor, &retry_timer, door = std::move(door), admit = std::move(admit)](
+          boost::system::error_code ec, typename SocketAcceptor::protocol_type::socket socket) mutable {
+        if (ec == boost::asio::error::operation_aborted || !acceptor.is_open()) return;
+        if (ec) {
+          log::warn(door, "accept: ", ec.message());
+          retry_timer.expires_after(std::chrono::milliseconds(100));
+          retry_timer.async_wait([&acceptor, &retry_timer, door, admit](boost::system::error_code wait_error) mutable {
+            if (!wait_error && acceptor.is_open())
+              accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
+          });
+          return;
+        }
+        admit(std::move(socket));
+        accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
       });
-      return;
-    }
-    admit(std::move(socket));
-    accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
-  });
 }
 
 // The listening socket of one door with its accept loop. The owner opens and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MCP Streamable HTTP (2025-03-26 and later) with Boost.Beast: POST /mcp answers
 // with JSON or SSE, GET /mcp is the session's notification stream, DELETE ends
-// the session; Mcp-Session-Id, Origin checking, optional bearer token, bounded
+// the session; Mcp-Session-Id, Host and Origin checking, optional bearer token, bounded
 // bodies, connections, sessions and stream queues. Event loop only.
 #pragma once
 
@@ -22,6 +22,7 @@ struct HttpOptions {
   std::string listen;                          // "127.0.0.1:8080"
   std::string token;                           // bearer token; "" accepts all
   std::vector<std::string> allowed_origins;    // besides loopback origins
+  std::vector<std::string> allowed_hosts;      // Host names besides loopback ones (docs/mcp.md)
   std::vector<std::string> protocol_versions;  // MCP-Protocol-Version values accepted
   std::size_t max_sessions = 64;
   std::size_t max_body_bytes = 1024 * 1024;
@@ -33,6 +34,10 @@ struct HttpOptions {
 
   bool operator==(const HttpOptions&) const = default;
 };
+
+// Checks [http] allowed_hosts; the error names the first entry that is not a
+// host name with an optional :port ("http.allowed_hosts[1]: ...").
+std::expected<void, std::string> check_allowed_hosts(const std::vector<std::string>& hosts);
 
 class HttpConnection;
 
