@@ -49,29 +49,17 @@ std::string Client::ask(const std::string& text, std::chrono::seconds timeout) {
   return reply;
 }
 
-std::vector<dbus::PinRow> Client::pins() {
-  std::vector<dbus::PinRow> pins;
-  proxy_->callMethod("ListPins").onInterface(kInterface).storeResultsTo(pins);
-  return pins;
+template <class Row>
+std::vector<Row> Client::rows_of(const char* method) {
+  std::vector<Row> rows;
+  proxy_->callMethod(method).onInterface(kInterface).storeResultsTo(rows);
+  return rows;
 }
 
-std::vector<dbus::BridgeRow> Client::bridges() {
-  std::vector<dbus::BridgeRow> bridges;
-  proxy_->callMethod("ListBridges").onInterface(kInterface).storeResultsTo(bridges);
-  return bridges;
-}
-
-std::vector<dbus::ClientRow> Client::clients() {
-  std::vector<dbus::ClientRow> clients;
-  proxy_->callMethod("ListClients").onInterface(kInterface).storeResultsTo(clients);
-  return clients;
-}
-
-std::vector<dbus::SessionRow> Client::sessions() {
-  std::vector<dbus::SessionRow> sessions;
-  proxy_->callMethod("ListSerialSessions").onInterface(kInterface).storeResultsTo(sessions);
-  return sessions;
-}
+std::vector<dbus::PinRow> Client::pins() { return rows_of<dbus::PinRow>("ListPins"); }
+std::vector<dbus::BridgeRow> Client::bridges() { return rows_of<dbus::BridgeRow>("ListBridges"); }
+std::vector<dbus::ClientRow> Client::clients() { return rows_of<dbus::ClientRow>("ListClients"); }
+std::vector<dbus::SessionRow> Client::sessions() { return rows_of<dbus::SessionRow>("ListSerialSessions"); }
 
 void Client::reload() { proxy_->callMethod("Reload").onInterface(kInterface); }
 

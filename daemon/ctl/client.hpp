@@ -50,6 +50,10 @@ class Client {
              const std::function<void()>& on_ready);
 
  private:
+  // The rows a List* method of the daemon returns.
+  template <class Row>
+  std::vector<Row> rows_of(const char* method);
+
   std::unique_ptr<sdbus::IConnection> connection_;
   std::unique_ptr<sdbus::IProxy> proxy_;
 };

@@ -86,22 +86,17 @@ class ControlObject1 final : public ControlObject {
   void register_properties() {
     auto& h = handlers_;
     auto& o = *object_;
-    o.registerProperty("Version")
-        .onInterface(kInterface)
-        .withGetter([&h] { return h.version(); })
-        .withUpdateBehavior(Flags::CONST_PROPERTY_VALUE);
-    o.registerProperty("DeviceName")
-        .onInterface(kInterface)
-        .withGetter([&h] { return h.device_name(); })
-        .withUpdateBehavior(Flags::EMITS_NO_SIGNAL);
-    o.registerProperty("Uptime")
-        .onInterface(kInterface)
-        .withGetter([&h] { return h.uptime(); })
-        .withUpdateBehavior(Flags::EMITS_NO_SIGNAL);
-    o.registerProperty("ClientCount")
-        .onInterface(kInterface)
-        .withGetter([&h] { return h.client_count(); })
-        .withUpdateBehavior(Flags::EMITS_NO_SIGNAL);
+    const auto property = [&o](const char* name, auto getter, Flags::PropertyUpdateBehaviorFlags update) {
+      o.registerProperty(name).onInterface(kInterface).withGetter(std::move(getter)).withUpdateBehavior(update);
+    };
+    property(
+        "Version", [&h] { return h.version(); }, Flags::CONST_PROPERTY_VALUE);
+    property(
+        "DeviceName", [&h] { return h.device_name(); }, Flags::EMITS_NO_SIGNAL);
+    property(
+        "Uptime", [&h] { return h.uptime(); }, Flags::EMITS_NO_SIGNAL);
+    property(
+        "ClientCount", [&h] { return h.client_count(); }, Flags::EMITS_NO_SIGNAL);
   }
 
   std::unique_ptr<sdbus::IObject> object_;
