@@ -88,8 +88,16 @@ Config builtin() {
   return std::move(*config);
 }
 
+Config defaults() {
+  auto config = parse("", "an empty configuration");
+  if (!config) throw std::logic_error(config.error());  // the schema's defaults are a build's own
+  return std::move(*config);
+}
+
 std::expected<TtyConfig, std::string> parse_tty(std::string_view spec) {
-  TtyConfig tty;
+  // Not a key of its own (a tty is one string), so not in the schema: its one place.
+  constexpr std::uint32_t kBaudWithoutColon = 115200;
+  TtyConfig tty{.path = {}, .baud = kBaudWithoutColon};
   const auto colon = spec.rfind(':');
   tty.path = std::string(spec.substr(0, colon));
   if (colon != std::string_view::npos) {

@@ -21,25 +21,30 @@
 
 namespace mcpud::config {
 
+// The structs below hold what the file says; they state no defaults of their
+// own. Every default is written once, in the schema (config_schema.cpp and each
+// section's part of it), and reaches these fields through parse(); a field is
+// value-initialized until then. defaults() is the configuration of an empty file.
+
 struct TtyConfig {
   std::string path;
-  std::uint32_t baud = 115200;
+  std::uint32_t baud{};
 };
 
 struct Limits {
-  std::size_t max_line_bytes = 64 * 1024;
-  std::size_t client_queue_bytes = 1024 * 1024;
-  std::size_t max_clients = 256;
-  std::size_t max_clients_per_address = 64;  // TCP clients
-  std::uint32_t idle_timeout_s = 600;        // TCP clients silent this long are closed; 0: never
+  std::size_t max_line_bytes{};
+  std::size_t client_queue_bytes{};
+  std::size_t max_clients{};
+  std::size_t max_clients_per_address{};  // TCP clients
+  std::uint32_t idle_timeout_s{};         // TCP clients silent this long are closed; 0: never
 };
 
 struct Config {
-  std::string device = "mcpud";
+  std::string device;
   std::vector<std::string> listen;  // "host:port", "[v6]:port"
   std::vector<TtyConfig> ttys;
-  std::string log_level = "info";
-  std::string dbus = "system";  // the bus io.mcpud.Daemon1 is served on: system, session, none
+  std::string log_level;
+  std::string dbus;  // the bus io.mcpud.Daemon1 is served on: system, session, none
   Limits limits;
   pins::BoardConfig board;      // board, pwm_sysfs_root and [[pins]]
   McpSections mcp;              // [mcp], [unix_socket], [http]
@@ -55,8 +60,10 @@ std::expected<Config, std::string> parse(std::string_view toml_text, std::string
 std::expected<Config, std::string> load_file(const std::string& path);
 // The built-in simulated board (config/examples/sim.toml, compiled in).
 Config builtin();
+// The configuration of an empty file: every key at the schema's default.
+Config defaults();
 
-// "PATH" or "PATH:BAUD" as given to --tty.
+// "PATH" or "PATH:BAUD" as given to --tty or in `tty`; 115200 baud without ":BAUD".
 std::expected<TtyConfig, std::string> parse_tty(std::string_view spec);
 
 }  // namespace mcpud::config

@@ -48,6 +48,8 @@ std::expected<McpSections, std::string> parse_mcp_sections(const json& document)
   out.mcp.page_bytes = mcp.at("page_bytes").get<std::size_t>();
   out.mcp.user_only_tools = mcp.at("user_only_tools").get<std::vector<std::string>>();
   const auto& unix_socket = document.at("unix_socket");
+  // Not a schema default: an absent path is told apart from the same path given.
+  out.unix_socket.path = kDefaultUnixSocket;
   if (unix_socket.contains("path")) {
     out.unix_socket.path = unix_socket["path"].get<std::string>();
     out.unix_socket.path_given = true;

@@ -17,17 +17,18 @@ namespace mcpud::config {
 
 inline constexpr const char* kDefaultUnixSocket = "/run/mcpud/mcpud.sock";
 
+// Defaults are the schema's (add_mcp_schema), read in by parse_mcp_sections.
 struct McpConfig {
-  std::size_t page_bytes = 8000;  // tools/list page budget, as voice-assistant firmware uses
+  std::size_t page_bytes{};  // tools/list page budget, as voice-assistant firmware uses
   // Tool names (with * wildcards) listed only to clients that ask for user tools.
-  std::vector<std::string> user_only_tools = {"reload", "*reboot*", "*restart*", "*reconfigure*", "*shutdown*"};
+  std::vector<std::string> user_only_tools;
 };
 
 struct UnixSocketConfig {
-  std::string path = kDefaultUnixSocket;  // "" disables the socket
-  bool path_given = false;                // false: the default path, whose absence is only a warning
-  std::string group;                      // owning group of the socket ("" keeps the daemon's)
-  unsigned mode = 0660;
+  std::string path;   // kDefaultUnixSocket unless given; "" disables the socket
+  bool path_given{};  // false: the default path, whose absence is only a warning
+  std::string group;  // owning group of the socket ("" keeps the daemon's)
+  unsigned mode{};
 };
 
 struct HttpConfig {
@@ -35,9 +36,9 @@ struct HttpConfig {
   std::string token;                         // bearer token required when not empty
   std::vector<std::string> allowed_origins;  // besides http(s)://localhost / 127.0.0.1 / [::1]
   std::vector<std::string> allowed_hosts;    // Host names besides loopback ones; [] on a non-loopback address: any
-  std::size_t max_sessions = 64;
-  std::size_t max_sessions_per_address = 16;
-  std::size_t max_body_bytes = 1024 * 1024;
+  std::size_t max_sessions{};
+  std::size_t max_sessions_per_address{};
+  std::size_t max_body_bytes{};
 };
 
 struct McpSections {

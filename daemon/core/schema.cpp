@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -582,6 +583,14 @@ std::expected<void, std::string> CompiledSchema::validate(nlohmann::json& value,
 
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value, std::string_view root) {
   return CompiledSchema(schema).validate(value, root);
+}
+
+nlohmann::json defaults_of(const nlohmann::json& schema) {
+  auto value = nlohmann::json::object();
+  if (auto valid = validate(schema, value, ""); !valid) {
+    throw std::logic_error("an empty object does not satisfy the schema: " + valid.error());
+  }
+  return value;
 }
 
 }  // namespace mcpud::schema

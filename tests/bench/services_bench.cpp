@@ -39,6 +39,7 @@ using mcpud::uplinks::StartFrameDecoder;
 
 constexpr auto kTimeout = std::chrono::seconds(30);
 constexpr std::string_view kTaskId = "mcp00001";
+constexpr std::size_t kMaxFrameBytes = 1 << 20;  // far more than any frame the bench reads
 
 struct Options {
   int tcp_port = 0;
@@ -200,7 +201,7 @@ class UplinkPath final : public Path {
   std::size_t problems() const { return problems_; }
 
  private:
-  StartFrameDecoder decoder_;
+  StartFrameDecoder decoder_{kMaxFrameBytes};
   std::vector<Decoded> decoded_;
   bool registered_ = false;
   std::size_t problems_ = 0;

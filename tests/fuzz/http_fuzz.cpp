@@ -60,7 +60,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.token = "secret";
   options.allowed_origins = {"https://example.org"};
   options.allowed_hosts = {"pi.local"};
+  options.max_sessions = 64;
   options.max_body_bytes = 16 * 1024;
+  options.max_sessions_per_address = 16;
+  options.max_connections = 256;
+  options.max_connections_per_address = 64;
+  options.queue_bytes = 1024 * 1024;
   mcpud::http::HttpServer server(io, options, harness.engine);
   if (auto opened = server.open(); !opened) {
     std::fprintf(stderr, "http_fuzz: %s\n", opened.error().c_str());

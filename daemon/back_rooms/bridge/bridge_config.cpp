@@ -47,6 +47,7 @@ std::expected<BridgeConfig, std::string> parse_bridge(const json& j, const std::
     return std::unexpected(where + ".tcp: expected host:port, e.g. 192.168.1.40:3000");
   }
   bridge.baud = j.at("baud").get<std::uint32_t>();
+  // Not in the schema: it depends on the link. A serial board resets when its port opens (DTR).
   bridge.reset_wait_ms = j.value("reset_wait_ms", bridge.port.empty() ? 0u : 600u);
   bridge.timeout_ms = j.at("timeout_ms").get<std::uint32_t>();
   bridge.retry_max_ms = j.at("retry_max_ms").get<std::uint32_t>();

@@ -25,10 +25,11 @@
 
 namespace mcpud::bridge {
 
+// timeout_ms and max_in_flight come from the bridge's [[bridges]] table.
 struct LinkOptions {
-  std::string device_id;            // names the device in messages
-  std::uint32_t timeout_ms = 5000;  // per call
-  std::size_t max_in_flight = 32;   // more concurrent calls get BUSY
+  std::string device_id;        // names the device in messages
+  std::uint32_t timeout_ms{};   // per call
+  std::size_t max_in_flight{};  // more concurrent calls get BUSY
   std::size_t max_line_bytes = 256 * 1024;
 };
 

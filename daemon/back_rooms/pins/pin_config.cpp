@@ -8,6 +8,7 @@
 
 #include "hardware_config.hpp"
 #include "mcpud/core/enum_names.hpp"
+#include "mcpud/core/schema.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -113,28 +114,35 @@ SamplingOptions parse_sampling(const json& j) {
   return s;
 }
 
+constexpr EnumNames<hal::SimInputSpec::Mode, 3> kSimModes{{{hal::SimInputSpec::Mode::Constant, "constant"},
+                                                           {hal::SimInputSpec::Mode::Square, "square"},
+                                                           {hal::SimInputSpec::Mode::Loopback, "loopback"}}};
+constexpr EnumNames<hal::SimAnalogSpec::Waveform, 4> kWaveforms{{{hal::SimAnalogSpec::Waveform::Constant, "constant"},
+                                                                 {hal::SimAnalogSpec::Waveform::Sine, "sine"},
+                                                                 {hal::SimAnalogSpec::Waveform::Triangle, "triangle"},
+                                                                 {hal::SimAnalogSpec::Waveform::Noise, "noise"}}};
+
+// A key not given keeps the simulated board's own default (hal/sim_board.hpp).
 void parse_sim(const json& sim, PinConfig& pin) {
-  using Mode = hal::SimInputSpec::Mode;
-  using Wave = hal::SimAnalogSpec::Waveform;
-  const std::string mode = sim.value("mode", "constant");
-  pin.sim_input.mode = mode == "square" ? Mode::Square : mode == "loopback" ? Mode::Loopback : Mode::Constant;
-  pin.sim_input.level = sim.value("level", false);
-  pin.sim_input.loopback_from = sim.value("from", "");
-  const std::string wave = sim.value("waveform", "sine");
-  pin.sim_analog.waveform = wave == "constant"   ? Wave::Constant
-                            : wave == "triangle" ? Wave::Triangle
-                            : wave == "noise"    ? Wave::Noise
-                                                 : Wave::Sine;
+  if (sim.contains("mode")) pin.sim_input.mode = *value_named(kSimModes, sim["mode"].get<std::string>());
+  pin.sim_input.level = sim.value("level", pin.sim_input.level);
+  pin.sim_input.loopback_from = sim.value("from", pin.sim_input.loopback_from);
+  if (sim.contains("waveform")) pin.sim_analog.waveform = *value_named(kWaveforms, sim["waveform"].get<std::string>());
   pin.sim_analog.min = sim.value("min", pin.sim_analog.min);
   pin.sim_analog.max = sim.value("max", pin.sim_analog.max);
   pin.sim_analog.seed = sim.value("seed", pin.sim_analog.seed);
   pin.sim_analog.scale_mv = sim.value("scale_mv", pin.sim_analog.scale_mv);
   pin.sim_analog.offset = sim.value("offset", pin.sim_analog.offset);
-  const std::uint32_t period = sim.value("period_ms", 0u);
-  if (period != 0) {
-    pin.sim_input.period_ms = period;
-    pin.sim_analog.period_ms = period;
+  if (sim.contains("period_ms")) {
+    pin.sim_input.period_ms = sim["period_ms"].get<std::uint32_t>();
+    pin.sim_analog.period_ms = pin.sim_input.period_ms;
   }
+}
+
+// [pins.pwm] as given, or the schema's defaults of it for a PWM pin without one.
+const json& pwm_table(const json& pin) {
+  static const json defaults = schema::defaults_of(json::parse(kPinsSchema)["items"]["properties"]["pwm"]);
+  return pin.contains("pwm") ? pin["pwm"] : defaults;
 }
 
 std::string article_for(std::string_view noun) {
@@ -171,7 +179,7 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
   pin.initial = j.value("initial", false);
   if (j.contains("safe_value")) pin.safe_value = j["safe_value"].get<bool>();
   if (j.contains("safe_duty")) pin.safe_duty = j["safe_duty"].get<double>();
-  if (j.contains("pwm")) pin.frequency_hz = j["pwm"].at("frequency_hz").get<std::uint32_t>();
+  pin.frequency_hz = pwm_table(j).at("frequency_hz").get<std::uint32_t>();
   if (j.contains("sampling")) {
     pin.sampling = parse_sampling(j["sampling"]);
     if (pin.sampling->thresholds && pin.sampling->thresholds->low > pin.sampling->thresholds->high) {

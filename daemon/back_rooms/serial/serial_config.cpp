@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "mcpud/core/log.hpp"
+#include "mcpud/core/schema.hpp"
 
 namespace mcpud::serial {
 
@@ -61,23 +62,25 @@ std::vector<std::string> split_globs(std::string_view text) {
 
 SerialConfig parse_config(const nlohmann::json& t) {
   SerialConfig c;
-  c.enabled = t.value("enabled", c.enabled);
-  c.default_baud = t.value("default_baud", c.default_baud);
-  c.default_timeout_ms = t.value("default_timeout_ms", c.default_timeout_ms);
-  c.log_level = t.value("log_level", c.log_level);
+  c.enabled = t.at("enabled").get<bool>();
+  c.default_baud = t.at("default_baud").get<std::uint32_t>();
+  c.default_timeout_ms = t.at("default_timeout_ms").get<std::uint32_t>();
+  c.log_level = t.at("log_level").get<std::string>();
   // Absent stays unset: `mcpud --stdio` then keeps the open default.
   if (t.contains("allowed_ports")) c.allowed_ports = t["allowed_ports"].get<std::vector<std::string>>();
-  c.ports = t.value("ports", c.ports);
-  c.buffer_bytes = t.value("buffer_bytes", c.buffer_bytes);
-  c.buffer_bytes_total = t.value("buffer_bytes_total", c.buffer_bytes_total);
-  c.max_sessions = t.value("max_sessions", c.max_sessions);
-  c.share_sessions = t.value("share_sessions", c.share_sessions);
-  c.newline = t.value("newline", c.newline);
-  c.sysfs_root = t.value("sysfs_root", c.sysfs_root);
-  c.dev_root = t.value("dev_root", c.dev_root);
-  c.hotplug = t.value("hotplug", c.hotplug);
+  c.ports = t.at("ports").get<std::vector<std::string>>();
+  c.buffer_bytes = t.at("buffer_bytes").get<std::size_t>();
+  c.buffer_bytes_total = t.at("buffer_bytes_total").get<std::size_t>();
+  c.max_sessions = t.at("max_sessions").get<std::size_t>();
+  c.share_sessions = t.at("share_sessions").get<bool>();
+  c.newline = t.at("newline").get<std::string>();
+  c.sysfs_root = t.at("sysfs_root").get<std::string>();
+  c.dev_root = t.at("dev_root").get<std::string>();
+  c.hotplug = t.at("hotplug").get<bool>();
   return c;
 }
+
+SerialConfig default_config() { return parse_config(schema::defaults_of(nlohmann::json::parse(kSerialConfigSchema))); }
 
 std::expected<void, std::string> check_config(const SerialConfig& config) {
   if (config.buffer_bytes <= config.buffer_bytes_total) return {};

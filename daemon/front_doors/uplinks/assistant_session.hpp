@@ -21,12 +21,13 @@
 
 namespace mcpud::uplinks {
 
+// Filled from [uplink.assistant] by the assistant uplink.
 struct SessionOptions {
-  std::string transport = "websocket";  // the hellos' "transport"
-  int version = 1;
-  nlohmann::json audio_params = nlohmann::json::object();
-  std::chrono::milliseconds hello_timeout{10000};
-  bool push_pin_events = true;  // notifications/pin_event for every PinEvent, once initialized
+  std::string transport;  // the hellos' "transport": "websocket" or "udp"
+  int version{};
+  nlohmann::json audio_params;
+  std::chrono::milliseconds hello_timeout{};
+  bool push_pin_events{};  // notifications/pin_event for every PinEvent, once initialized
 };
 
 class AssistantSession final : public rpc::Client, public std::enable_shared_from_this<AssistantSession> {

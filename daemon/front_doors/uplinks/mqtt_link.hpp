@@ -17,12 +17,13 @@
 
 namespace mcpud::uplinks {
 
+// Filled from [uplink.assistant] by the assistant uplink.
 struct MqttLinkOptions {
   mqtt::Options client;
   std::string publish_topic;
   std::string reply_topic;
-  int qos = 1;
-  std::size_t max_message_bytes = 1024 * 1024;
+  int qos{};
+  std::size_t max_message_bytes{};
 };
 
 class MqttChannel {

@@ -11,6 +11,27 @@ using nlohmann::json;
 
 constexpr const char* kWhere = "uplink.services.";
 
+// The keys that need no check, read whether the uplink is on or not.
+void read_settings(const json& t, ServicesUplinkConfig& out) {
+  out.server = t.at("server").get<std::string>();
+  out.tls = t.at("tls").get<bool>();
+  out.ca_file = t.at("ca_file").get<std::string>();
+  out.server_name = t.at("server_name").get<std::string>();
+  out.voice_id = t.at("voice_id").get<std::string>();
+  out.lang = t.at("lang").get<std::string>();
+  out.format = t.at("format").get<std::string>();
+  out.ping_interval_s = t.at("ping_interval_s").get<std::uint32_t>();
+  out.retry_max_ms = t.at("retry_max_ms").get<std::uint32_t>();
+  out.max_frame_bytes = t.at("max_frame_bytes").get<std::size_t>();
+  out.queue_bytes = t.at("queue_bytes").get<std::size_t>();
+  out.task_id = t.at("task_id").get<std::string>();
+  out.user_tools = t.at("user_tools").get<bool>();
+  out.max_calls_in_flight = t.at("max_calls_in_flight").get<std::uint32_t>();
+  out.ask_timeout_s = t.at("ask_timeout_s").get<std::uint32_t>();
+  out.ask_quiet_ms = t.at("ask_quiet_ms").get<std::uint32_t>();
+  out.register_delay_ms = t.at("register_delay_ms").get<std::uint32_t>();
+}
+
 }  // namespace
 
 json services_uplink_schema() {
@@ -38,15 +59,12 @@ json services_uplink_schema() {
 
 std::expected<ServicesUplinkConfig, std::string> parse_services_uplink(const json& t) {
   ServicesUplinkConfig out;
-  out.server = t.at("server").get<std::string>();
-  if (out.server.empty()) return out;  // off: the rest does not matter
+  read_settings(t, out);
+  if (out.server.empty()) return out;  // off: nothing to check, no token to read
   auto address = parse_host_port(out.server, std::string(kWhere) + "server", "ai.example.com:8085");
   if (!address) return std::unexpected(address.error());
   out.host = std::move(address->host);
   out.port = address->port;
-  out.tls = t.at("tls").get<bool>();
-  out.ca_file = t.at("ca_file").get<std::string>();
-  out.server_name = t.at("server_name").get<std::string>();
   auto token = read_secret(t, "token", "uplink.services");
   if (!token) return std::unexpected(token.error());
   out.token = std::move(*token);
@@ -56,26 +74,13 @@ std::expected<ServicesUplinkConfig, std::string> parse_services_uplink(const jso
   if (out.token.find("##") != std::string::npos) {
     return std::unexpected(std::string(kWhere) + "token: must not contain \"##\" (it separates the AUTH options)");
   }
-  out.voice_id = t.at("voice_id").get<std::string>();
-  out.lang = t.at("lang").get<std::string>();
-  out.format = t.at("format").get<std::string>();
   for (const auto* key : {"voice_id", "lang", "format"}) {
     if (t.at(key).get<std::string>().find('#') != std::string::npos) {
       return std::unexpected(std::string(kWhere) + key + ": must not contain '#'");
     }
   }
-  out.ping_interval_s = t.at("ping_interval_s").get<std::uint32_t>();
-  out.retry_max_ms = t.at("retry_max_ms").get<std::uint32_t>();
-  out.max_frame_bytes = t.at("max_frame_bytes").get<std::size_t>();
-  out.queue_bytes = t.at("queue_bytes").get<std::size_t>();
-  out.task_id = t.at("task_id").get<std::string>();
   if (out.task_id == "00000000")
     return std::unexpected(std::string(kWhere) + "task_id: 00000000 is kept for system messages");
-  out.user_tools = t.at("user_tools").get<bool>();
-  out.max_calls_in_flight = t.at("max_calls_in_flight").get<std::uint32_t>();
-  out.ask_timeout_s = t.at("ask_timeout_s").get<std::uint32_t>();
-  out.ask_quiet_ms = t.at("ask_quiet_ms").get<std::uint32_t>();
-  out.register_delay_ms = t.at("register_delay_ms").get<std::uint32_t>();
   return out;
 }
 

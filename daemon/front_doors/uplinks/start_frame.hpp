@@ -19,7 +19,6 @@ inline constexpr std::string_view kFrameEnd = "##END";
 inline constexpr std::size_t kTaskIdBytes = 8;
 inline constexpr std::size_t kSeqBytes = 4;
 inline constexpr std::size_t kFrameHeaderBytes = 7 + 1 + kTaskIdBytes + kSeqBytes;  // up to the content
-inline constexpr std::size_t kDefaultMaxFrameBytes = 1024 * 1024;
 inline constexpr std::string_view kSystemTaskId = "00000000";
 
 enum class FrameType : std::uint8_t {
@@ -68,7 +67,7 @@ using Decoded = std::variant<StartFrame, FrameProblem>;
 // frame means that frame was cut off: it is dropped and the new one decoded.
 class StartFrameDecoder {
  public:
-  explicit StartFrameDecoder(std::size_t max_frame_bytes = kDefaultMaxFrameBytes);
+  explicit StartFrameDecoder(std::size_t max_frame_bytes);  // [uplink.services] max_frame_bytes
 
   // Appends what `bytes` completes to `out`.
   void feed(std::string_view bytes, std::vector<Decoded>& out);

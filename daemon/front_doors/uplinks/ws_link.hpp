@@ -19,14 +19,15 @@
 
 namespace mcpud::uplinks {
 
+// Filled from [uplink.assistant] by the assistant uplink; connect_timeout is the link's own.
 struct WsOptions {
   WsTarget target;
   std::vector<std::pair<std::string, std::string>> headers;  // added to the upgrade request
   std::string ca_file;                                       // "" = the system CA store
-  bool insecure_skip_verify = false;
-  std::size_t max_message_bytes = 1024 * 1024;
-  std::size_t queue_bytes = 1024 * 1024;
-  std::chrono::milliseconds ping_interval{30000};  // a server silent for 3 intervals is gone
+  bool insecure_skip_verify{};
+  std::size_t max_message_bytes{};
+  std::size_t queue_bytes{};
+  std::chrono::milliseconds ping_interval{};  // a server silent for 3 intervals is gone
   std::chrono::milliseconds connect_timeout{10000};
 };
 

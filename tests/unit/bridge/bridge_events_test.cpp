@@ -10,7 +10,9 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
+#include "mcpud/bridge/bridge_config.hpp"
 #include "mcpud/bridge/bridge_set.hpp"
+#include "mcpud/core/schema.hpp"
 
 namespace mcpud::bridge {
 namespace {
@@ -18,6 +20,18 @@ namespace {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 using nlohmann::json;
+
+// A [[bridges]] entry over TCP as the daemon reads it: checked by the schema, defaults filled in.
+BridgeConfig bridge_over_tcp(const std::string& id, const std::string& address) {
+  json schema = {{"type", "object"}, {"properties", json::object()}};
+  add_bridges_schema(schema);
+  json document = {{"bridges", {{{"id", id}, {"tcp", address}}}}};
+  const auto valid = schema::validate(schema, document, "");
+  EXPECT_TRUE(valid) << valid.error();
+  auto bridges = parse_bridges(document);
+  EXPECT_TRUE(bridges) << bridges.error();
+  return bridges->front();
+}
 
 // Answers get_info, list_tools (one tool polled every 50 ms) and "tick".
 class Peer {
@@ -87,11 +101,7 @@ TEST(BridgeEvents, PolledResultsArePublishedAndToolsFollowTheConnection) {
     if (e.kind == EventKind::ToolPolled) polled.push_back(e);
   });
   BridgeSet bridges(io, registry, events);
-  BridgeConfig config;
-  config.id = "dev";
-  config.tcp = "127.0.0.1:" + std::to_string(peer.port());
-  config.reset_wait_ms = 0;
-  bridges.reconcile({config});
+  bridges.reconcile({bridge_over_tcp("dev", "127.0.0.1:" + std::to_string(peer.port()))});
 
   ASSERT_TRUE(run_until(io, [&] { return polled.size() >= 3; })) << "no ToolPolled events";
   EXPECT_EQ(polled[0].source, "dev__tick");

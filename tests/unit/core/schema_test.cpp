@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -292,6 +293,25 @@ TEST(Schema, Validate_ChecksAndConvertsAnInsertedDefault) {
   EXPECT_TRUE(value["n"].is_number_integer());
   EXPECT_EQ(error_of_copy(R"({"properties": {"n": {"type": "integer", "default": "x"}}})"_json, json::object()),
             "params.n: expected integer, got string");
+}
+
+TEST(Schema, DefaultsOf_IsWhatTheSchemaFillsIntoAnEmptyObject) {
+  const auto schema = R"({"type": "object", "properties": {
+      "mode": {"type": "string", "default": "auto"},
+      "name": {"type": "string"},
+      "limits": {"type": "object", "default": {}, "properties": {"max_clients": {"type": "integer", "default": 256}}},
+      "pwm": {"type": "object", "properties": {"frequency_hz": {"type": "integer", "default": 1000}}}}})"_json;
+  EXPECT_EQ(defaults_of(schema), R"({"mode": "auto", "limits": {"max_clients": 256}})"_json);
+  EXPECT_EQ(defaults_of(schema["properties"]["pwm"]), R"({"frequency_hz": 1000})"_json);
+}
+
+TEST(Schema, DefaultsOf_RefusesASchemaThatAnEmptyObjectDoesNotSatisfy) {
+  try {
+    (void)defaults_of(R"({"required": ["id"], "properties": {"id": {"type": "string"}}})"_json);
+    FAIL() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "an empty object does not satisfy the schema: id: required property is missing");
+  }
 }
 
 // --- enum and const --------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "mcpud/core/schema.hpp"
 #include "mcpud/serial/serial_config.hpp"
 
 namespace mcpud::serial {
@@ -16,8 +17,15 @@ Getenv env(std::map<std::string, std::string> values) {
   };
 }
 
+// A [serial] table as the daemon reads it: checked by the schema, defaults filled in.
+SerialConfig from_table(nlohmann::json table) {
+  const auto valid = schema::validate(nlohmann::json::parse(kSerialConfigSchema), table, "serial");
+  EXPECT_TRUE(valid) << valid.error();
+  return parse_config(table);
+}
+
 TEST(SerialConfig, EnvironmentOverridesTheTable) {
-  auto config = parse_config({{"default_baud", 9600}, {"allowed_ports", {"/dev/ttyUSB*"}}});
+  auto config = from_table({{"default_baud", 9600}, {"allowed_ports", {"/dev/ttyUSB*"}}});
   EXPECT_EQ(config.default_baud, 9600u);
   ASSERT_TRUE(apply_environment(config, env({{"SERIAL_MCP_DEFAULT_BAUD", "921600"},
                                              {"SERIAL_MCP_DEFAULT_TIMEOUT_MS", "250"},
@@ -30,7 +38,7 @@ TEST(SerialConfig, EnvironmentOverridesTheTable) {
 }
 
 TEST(SerialConfig, NothingSetKeepsTheTable) {
-  auto config = parse_config({{"default_timeout_ms", 40}});
+  auto config = from_table({{"default_timeout_ms", 40}});
   ASSERT_TRUE(apply_environment(config, env({})));
   EXPECT_EQ(config.default_timeout_ms, 40u);
   EXPECT_EQ(config.default_baud, 115200u);
@@ -38,16 +46,16 @@ TEST(SerialConfig, NothingSetKeepsTheTable) {
 }
 
 TEST(SerialConfig, PortsAreClosedAndSessionsPrivateByDefault) {
-  const auto config = parse_config(nlohmann::json::object());
+  const auto config = default_config();
   EXPECT_FALSE(config.allowed_ports.has_value());  // unset, not empty: `mcpud --stdio` tells them apart
   EXPECT_FALSE(config.share_sessions);
   EXPECT_EQ(config.buffer_bytes_total, 16u << 20);
-  EXPECT_EQ(parse_config({{"allowed_ports", nlohmann::json::array()}}).allowed_ports, std::vector<std::string>{});
+  EXPECT_EQ(from_table({{"allowed_ports", nlohmann::json::array()}}).allowed_ports, std::vector<std::string>{});
 }
 
 TEST(SerialConfig, ABufferLargerThanTheTotalIsRefusedWithBothKeys) {
-  EXPECT_TRUE(check_config(parse_config(nlohmann::json::object())));
-  const auto checked = check_config(parse_config({{"buffer_bytes", 4096}, {"buffer_bytes_total", 1024}}));
+  EXPECT_TRUE(check_config(default_config()));
+  const auto checked = check_config(from_table({{"buffer_bytes", 4096}, {"buffer_bytes_total", 1024}}));
   ASSERT_FALSE(checked);
   EXPECT_EQ(checked.error(),
             "serial.buffer_bytes: 4096 is more than serial.buffer_bytes_total (1024): no session could open with it");

@@ -46,6 +46,8 @@ class SerialServiceOnPtys : public ::testing::Test {
                                               std::size_t buffer_bytes = 1024) {
     OpenRequest request;
     request.port = pty();
+    request.timeout = Millis(service_->config().default_timeout_ms);
+    request.newline = service_->config().newline;
     request.buffer_bytes = buffer_bytes;
     return service_->open(request, owner);
   }
@@ -57,7 +59,7 @@ class SerialServiceOnPtys : public ::testing::Test {
 };
 
 TEST_F(SerialServiceOnPtys, ASessionIsItsOpenersAndGoesWithIt) {
-  start({});
+  start(default_config());
   auto alice = std::make_shared<ClientIdentity>();
   const auto bob = std::make_shared<ClientIdentity>();
   auto opened = open(alice);
@@ -78,7 +80,7 @@ TEST_F(SerialServiceOnPtys, ASessionIsItsOpenersAndGoesWithIt) {
 }
 
 TEST_F(SerialServiceOnPtys, SharedSessionsAreEveryonesAndStay) {
-  SerialConfig config;
+  auto config = default_config();
   config.share_sessions = true;
   start(config);
   auto alice = std::make_shared<ClientIdentity>();
@@ -90,7 +92,7 @@ TEST_F(SerialServiceOnPtys, SharedSessionsAreEveryonesAndStay) {
 }
 
 TEST_F(SerialServiceOnPtys, OnlyTheOwnerHearsItsSessionsData) {
-  start({});
+  start(default_config());
   const auto alice = std::make_shared<ClientIdentity>();
   auto opened = open(alice);
   ASSERT_TRUE(opened);
@@ -106,7 +108,7 @@ TEST_F(SerialServiceOnPtys, OnlyTheOwnerHearsItsSessionsData) {
 }
 
 TEST_F(SerialServiceOnPtys, RingBuffersStayWithinTheirTotal) {
-  SerialConfig config;
+  auto config = default_config();
   config.buffer_bytes_total = 3000;
   start(config);
   ASSERT_TRUE(open(nullptr, 1024));

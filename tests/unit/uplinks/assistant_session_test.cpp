@@ -54,8 +54,7 @@ class AssistantSessionTest : public ::testing::Test {
   }
 
   std::shared_ptr<AssistantSession> start(std::chrono::milliseconds hello_timeout = std::chrono::seconds(10)) {
-    SessionOptions options;
-    options.hello_timeout = hello_timeout;
+    const SessionOptions options{"websocket", 1, json::object(), hello_timeout, true};
     auto session = std::make_shared<AssistantSession>(
         io_, engine_, hub_, options,
         AssistantSession::Observer{[this](const std::string& id) { established_ = id; },

@@ -8,6 +8,8 @@
 namespace mcpud::uplinks {
 namespace {
 
+constexpr std::size_t kRoomForAnyFrame = 1 << 20;  // more than any frame these tests send whole
+
 std::string frame(FrameType type, std::string_view task_id, unsigned seq, std::string_view content) {
   auto encoded = encode_frame(type, task_id, seq, content);
   EXPECT_TRUE(encoded.has_value()) << encoded.error();
@@ -69,7 +71,7 @@ TEST(StartFrame, JsonWithMarkersIsEscapedAndStillTheSameJson) {
 }
 
 TEST(StartFrame, DecodesCoalescedFramesInOneRead) {
-  StartFrameDecoder decoder;
+  StartFrameDecoder decoder(kRoomForAnyFrame);
   std::vector<Decoded> out;
   decoder.feed(stream_of(kFrames), out);
   EXPECT_EQ(frames_of(out), kFrames);
@@ -81,7 +83,7 @@ TEST(StartFrame, DecodesTheSameFramesWhereverTheStreamIsSplit) {
   const std::string stream = stream_of(kFrames);
   for (std::size_t first = 0; first <= stream.size(); ++first) {
     for (std::size_t second = first; second <= stream.size(); second += 7) {
-      StartFrameDecoder decoder;
+      StartFrameDecoder decoder(kRoomForAnyFrame);
       std::vector<Decoded> out;
       decoder.feed(std::string_view(stream).substr(0, first), out);
       decoder.feed(std::string_view(stream).substr(first, second - first), out);
@@ -94,7 +96,7 @@ TEST(StartFrame, DecodesTheSameFramesWhereverTheStreamIsSplit) {
 
 TEST(StartFrame, DecodesAStreamFedOneByteAtATime) {
   const std::string stream = stream_of(kFrames);
-  StartFrameDecoder decoder;
+  StartFrameDecoder decoder(kRoomForAnyFrame);
   std::vector<Decoded> out;
   for (const char c : stream) decoder.feed(std::string_view(&c, 1), out);
   EXPECT_EQ(frames_of(out), kFrames);
@@ -105,7 +107,7 @@ TEST(StartFrame, SkipsGarbageBetweenFramesAndSaysHowMuch) {
   const std::string stream = "noise" + frame(FrameType::Text, "a0000001", 0, "one") + "\r\n#STAR##" +
                              frame(FrameType::Text, "a0000001", 1, "two");
   for (std::size_t split = 0; split <= stream.size(); ++split) {
-    StartFrameDecoder decoder;
+    StartFrameDecoder decoder(kRoomForAnyFrame);
     std::vector<Decoded> out;
     decoder.feed(std::string_view(stream).substr(0, split), out);
     decoder.feed(std::string_view(stream).substr(split), out);
@@ -123,7 +125,7 @@ TEST(StartFrame, SkipsGarbageBetweenFramesAndSaysHowMuch) {
 }
 
 TEST(StartFrame, RejectsABadTypeByteAndDecodesTheNextFrame) {
-  StartFrameDecoder decoder;
+  StartFrameDecoder decoder(kRoomForAnyFrame);
   std::vector<Decoded> out;
   decoder.feed(
       "##START\x09"
@@ -138,7 +140,7 @@ TEST(StartFrame, RejectsABadTypeByteAndDecodesTheNextFrame) {
 }
 
 TEST(StartFrame, RejectsASeqThatIsNotFourDigits) {
-  StartFrameDecoder decoder;
+  StartFrameDecoder decoder(kRoomForAnyFrame);
   std::vector<Decoded> out;
   decoder.feed("##START\x04task12340a01hi##END" + frame(FrameType::Text, "task1234", 2, "ok"), out);
   const auto problems = problems_of(out);
@@ -149,7 +151,7 @@ TEST(StartFrame, RejectsASeqThatIsNotFourDigits) {
 }
 
 TEST(StartFrame, DropsAFrameCutOffByTheNextStart) {
-  StartFrameDecoder decoder;
+  StartFrameDecoder decoder(kRoomForAnyFrame);
   std::vector<Decoded> out;
   decoder.feed("##START\x04task12340000half a fra" + frame(FrameType::Text, "task1234", 1, "whole"), out);
   ASSERT_EQ(frames_of(out).size(), 1u);
@@ -189,7 +191,7 @@ TEST(StartFrame, DropsAnOverLongFrameThatArrivesWhole) {
 }
 
 TEST(StartFrame, GarbageWithoutFramesIsNotBuffered) {
-  StartFrameDecoder decoder;
+  StartFrameDecoder decoder(kRoomForAnyFrame);
   std::vector<Decoded> out;
   for (int i = 0; i < 1000; ++i) decoder.feed(std::string(1000, 'g') + "##STA", out);
   EXPECT_LE(decoder.buffered_bytes(), 6u);

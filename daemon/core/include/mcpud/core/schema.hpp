@@ -39,6 +39,13 @@ namespace mcpud::schema {
 // Returns the first problem found, as a message naming the field.
 std::expected<void, std::string> validate(const nlohmann::json& schema, nlohmann::json& value, std::string_view root);
 
+// What `schema` fills into an empty object: the defaults of its properties, the
+// nested ones included. This is how a configuration section gets its defaults
+// without a second copy of them in the code. Throws std::logic_error when the
+// empty object does not satisfy the schema (a required property without a
+// default): a defect of the schema, not of any input.
+nlohmann::json defaults_of(const nlohmann::json& schema);
+
 struct Options {
   // Opt-in: where the schema wants an integer or a number (and not a string), a
   // string holding one ("9600", "-3", "1.5") is accepted and stored back as the

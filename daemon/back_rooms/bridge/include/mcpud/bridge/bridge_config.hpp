@@ -14,15 +14,16 @@
 namespace mcpud::bridge {
 
 // One MCP/U microcontroller whose tools mcpud re-exports as "<id>__<tool>".
+// Defaults are the schema's, and parse_bridges's for reset_wait_ms.
 struct BridgeConfig {
   std::string id;    // tool prefix, e.g. "uno"
   std::string port;  // serial device path; empty for TCP
   std::string tcp;   // "host:port"; empty for serial
-  std::uint32_t baud = 115200;
-  std::uint32_t reset_wait_ms = 600;  // after opening (DTR resets the board); default 0 for TCP
-  std::uint32_t timeout_ms = 5000;    // per call
-  std::uint32_t retry_max_ms = 5000;  // longest wait between reconnect attempts
-  std::uint32_t max_in_flight = 16;
+  std::uint32_t baud{};
+  std::uint32_t reset_wait_ms{};  // after opening (DTR resets the board)
+  std::uint32_t timeout_ms{};     // per call
+  std::uint32_t retry_max_ms{};   // longest wait between reconnect attempts
+  std::uint32_t max_in_flight{};
   bool operator==(const BridgeConfig&) const = default;
 };
 

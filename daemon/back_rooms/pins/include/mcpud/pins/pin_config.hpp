@@ -28,14 +28,17 @@ enum class BoardKind { Sim, RaspberryPi, Linux, None };
 std::string_view board_kind_name(BoardKind kind);  // "sim", "raspberrypi", "linux", "none"
 std::optional<BoardKind> parse_board_kind(std::string_view name);
 
+// What one [[pins]] table says. Defaults of keys are the schema's, or, for keys
+// whose default depends on the pin type or board, parse_board_config's; the
+// hal specs keep the board's own defaults for keys not given.
 struct PinConfig {
   std::string name;
-  int pin = 0;  // the logical pin number clients use
-  hal::PinType type = hal::PinType::DigitalOutput;
+  int pin{};  // the logical pin number clients use
+  hal::PinType type{};
   std::string description;
-  bool initial = false;                     // digital_output
+  bool initial{};                           // digital_output
   std::optional<bool> safe_value;           // digital_output: driven on exit
-  std::uint32_t frequency_hz = 1000;        // pwm_output
+  std::uint32_t frequency_hz{};             // pwm_output
   std::optional<double> safe_duty;          // pwm_output, 0-255: driven on exit
   std::optional<SamplingOptions> sampling;  // inputs
   hal::SimInputSpec sim_input;              // board "sim", digital_input
@@ -46,13 +49,13 @@ struct PinConfig {
   hal::InputSpec gpio_input;    // digital_input
   hal::IioChannelSpec iio;      // adc_input
   std::string pwm_chip;         // pwm_output: "pwmchip0"
-  unsigned pwm_channel = 0;
-  bool pwm_inverted = false;
+  unsigned pwm_channel{};
+  bool pwm_inverted{};
 };
 
 // The top-level keys `board` and `pwm_sysfs_root` and the [[pins]] tables.
 struct BoardConfig {
-  BoardKind kind = BoardKind::Sim;
+  BoardKind kind{};
   std::string pwm_sysfs_root;
   std::vector<PinConfig> pins;
 };

@@ -16,27 +16,29 @@
 
 namespace mcpud::serial {
 
+// Defaults are the schema's (kSerialConfigSchema), read in by parse_config;
+// default_config() is an empty table's.
 struct SerialConfig {
-  bool enabled = true;                     // register the serial tools at all
-  std::uint32_t default_baud = 115200;     // SERIAL_MCP_DEFAULT_BAUD
-  std::uint32_t default_timeout_ms = 100;  // SERIAL_MCP_DEFAULT_TIMEOUT_MS
-  std::string log_level;                   // SERIAL_MCP_LOG_LEVEL; empty: the daemon's level
+  bool enabled{};                      // register the serial tools at all
+  std::uint32_t default_baud{};        // SERIAL_MCP_DEFAULT_BAUD
+  std::uint32_t default_timeout_ms{};  // SERIAL_MCP_DEFAULT_TIMEOUT_MS
+  std::string log_level;               // SERIAL_MCP_LOG_LEVEL; empty: the daemon's level
   // SERIAL_MCP_ALLOWED_PORTS; globs of the ports clients may open. Unset or
   // empty: none, unless any_port_when_unset.
   std::optional<std::vector<std::string>> allowed_ports;
   // Not a key: set for `mcpud --stdio`, a user's own server with that user's
   // rights, which keeps serial-mcp's default of any serial port while
   // allowed_ports is unset.
-  bool any_port_when_unset = false;
-  std::vector<std::string> ports;             // extra paths or globs serial_list_ports shows (ptys, socat links)
-  std::size_t buffer_bytes = 1 << 20;         // ring buffer per session
-  std::size_t buffer_bytes_total = 16 << 20;  // every session's ring buffer together
-  std::size_t max_sessions = 16;
-  bool share_sessions = false;  // false: a session is its opener's alone, and closes when its opener goes
-  std::string newline = "\n";
-  std::string sysfs_root = "/sys";  // where ports are enumerated from
-  std::string dev_root = "/dev";
-  bool hotplug = true;  // watch udev for removed devices
+  bool any_port_when_unset{};
+  std::vector<std::string> ports;    // extra paths or globs serial_list_ports shows (ptys, socat links)
+  std::size_t buffer_bytes{};        // ring buffer per session
+  std::size_t buffer_bytes_total{};  // every session's ring buffer together
+  std::size_t max_sessions{};
+  bool share_sessions{};  // false: a session is its opener's alone, and closes when its opener goes
+  std::string newline;
+  std::string sysfs_root;  // where ports are enumerated from
+  std::string dev_root;
+  bool hotplug{};  // watch udev for removed devices
 };
 
 // The [serial] table's JSON Schema (part of the config schema).
@@ -44,6 +46,8 @@ extern const char* const kSerialConfigSchema;
 
 // From the validated [serial] table (defaults filled in).
 SerialConfig parse_config(const nlohmann::json& table);
+// An empty [serial] table's: every key at the schema's default.
+SerialConfig default_config();
 
 // What the schema cannot check: buffer_bytes within buffer_bytes_total. The
 // error names the keys.

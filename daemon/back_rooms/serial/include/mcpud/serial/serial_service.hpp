@@ -25,12 +25,13 @@
 
 namespace mcpud::serial {
 
+// What serial_connect asks for, the [serial] defaults filled in (open_request).
 struct OpenRequest {
   std::string port;
   io::PortSettings settings;
-  Millis timeout{100};
-  std::string newline = "\n";
-  std::size_t buffer_bytes = 1 << 20;
+  Millis timeout{};
+  std::string newline;
+  std::size_t buffer_bytes{};
 };
 
 // Event loop only.

@@ -64,9 +64,9 @@ struct SessionOptions {
   std::string port;    // as the client named it
   std::string device;  // canonical path, e.g. /dev/ttyACM0
   io::PortSettings settings;
-  Millis default_timeout{100};
-  std::string newline = "\n";
-  std::size_t buffer_bytes = 1 << 20;
+  Millis default_timeout{};  // the OpenRequest's, as are newline and buffer_bytes
+  std::string newline;
+  std::size_t buffer_bytes{};
   // The client the session belongs to when it is that client's alone (expired
   // once the client went away); unset with `owned` false: every client's.
   std::weak_ptr<const ClientIdentity> owner;

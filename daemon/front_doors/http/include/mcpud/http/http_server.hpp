@@ -18,19 +18,21 @@
 
 namespace mcpud::http {
 
+// Filled by the daemon from [http] and [limits], whose defaults are the
+// configuration schema's.
 struct HttpOptions {
   std::string listen;                          // "127.0.0.1:8080"
   std::string token;                           // bearer token; "" accepts all
   std::vector<std::string> allowed_origins;    // besides loopback origins
   std::vector<std::string> allowed_hosts;      // Host names besides loopback ones (docs/mcp.md)
   std::vector<std::string> protocol_versions;  // MCP-Protocol-Version values accepted
-  std::size_t max_sessions = 64;
-  std::size_t max_body_bytes = 1024 * 1024;
-  std::size_t max_sessions_per_address = 16;  // MCP sessions one address (IPv6: one /64) may hold
-  std::size_t max_connections = 256;
-  std::size_t max_connections_per_address = 64;
+  std::size_t max_sessions{};
+  std::size_t max_body_bytes{};
+  std::size_t max_sessions_per_address{};  // MCP sessions one address (IPv6: one /64) may hold
+  std::size_t max_connections{};
+  std::size_t max_connections_per_address{};
   // Notifications waiting for a slow stream reader; also what one POST's reply may take.
-  std::size_t queue_bytes = 1024 * 1024;
+  std::size_t queue_bytes{};
 
   bool operator==(const HttpOptions&) const = default;
 };

@@ -13,15 +13,16 @@
 namespace mcpud::transports {
 
 // Listeners borrow one instance owned by the daemon, so a reload that changes the
-// limits applies to every connection accepted after it.
+// limits applies to every connection accepted after it. The daemon fills it from
+// [limits] (whose defaults are the configuration schema's) before any listener opens.
 struct SessionLimits {
-  std::size_t max_line_bytes = 64 * 1024;
-  std::size_t queue_bytes = 1024 * 1024;  // replies waiting for a slow reader; also one line's reply at most
-  std::size_t max_clients = 256;          // connections of one transport, all its listeners together
+  std::size_t max_line_bytes{};
+  std::size_t queue_bytes{};  // replies waiting for a slow reader; also one line's reply at most
+  std::size_t max_clients{};  // connections of one transport, all its listeners together
   // Network (TCP) clients only: how many one address may hold, and how long one
   // may stay silent (nothing read, nothing written, no call waiting; 0: forever).
-  std::size_t max_clients_per_address = 64;
-  std::chrono::seconds idle_timeout{600};
+  std::size_t max_clients_per_address{};
+  std::chrono::seconds idle_timeout{};
 };
 
 class Session {

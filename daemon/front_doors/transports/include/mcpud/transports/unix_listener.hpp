@@ -21,10 +21,11 @@ namespace mcpud::transports {
 // The longest path a unix socket can have (sockaddr_un::sun_path less its NUL).
 inline constexpr std::size_t kMaxUnixPathBytes = 107;
 
+// From [unix_socket] (or --unix).
 struct UnixSocketOptions {
   std::string path;
   std::string group;  // "" keeps the daemon's group
-  unsigned mode = 0660;
+  unsigned mode{};
 };
 
 class UnixListener {

@@ -13,23 +13,24 @@
 
 namespace mcpud::uplinks {
 
+// Defaults are the schema's (fleet_uplink_schema), read in by parse_fleet_uplink.
 struct FleetUplinkConfig {
-  std::string host;  // empty: fleet mode off
-  std::uint16_t port = 1883;
+  std::string host;  // split from `broker`; empty: fleet mode off
+  std::uint16_t port{};
   std::string device;  // the device id in topics; empty: the config's device name
-  std::string topic_prefix = "mcpud";
-  bool mqtt5 = true;  // false: MQTT 3.1.1
+  std::string topic_prefix;
+  bool mqtt5{};  // false: MQTT 3.1.1
   std::string username;
   std::string password;  // from `password` or the file `password_file` names
-  bool tls = false;
+  bool tls{};
   std::string ca_file;  // empty: the system CA store
   std::string cert_file;
   std::string key_file;
-  bool insecure_skip_verify = false;
-  std::uint32_t keepalive_s = 30;
-  std::uint32_t retry_max_ms = 30000;
-  std::size_t max_in_flight = 64;        // requests being served at once; more get BUSY
-  std::uint32_t summary_interval_s = 0;  // sampling summaries on events/<pin> every N s; 0: off
+  bool insecure_skip_verify{};
+  std::uint32_t keepalive_s{};
+  std::uint32_t retry_max_ms{};
+  std::size_t max_in_flight{};         // requests being served at once; more get BUSY
+  std::uint32_t summary_interval_s{};  // sampling summaries on events/<pin> every N s; 0: off
 
   bool enabled() const { return !host.empty(); }
   bool operator==(const FleetUplinkConfig&) const = default;

@@ -13,27 +13,28 @@
 
 namespace mcpud::uplinks {
 
+// Defaults are the schema's (services_uplink_schema), read in by parse_services_uplink.
 struct ServicesUplinkConfig {
   std::string server;  // "host:port"; empty: the uplink is off
   std::string host;    // split from server
-  std::uint16_t port = 0;
-  bool tls = false;
+  std::uint16_t port{};
+  bool tls{};
   std::string ca_file;      // PEM CA bundle; empty: the system's CA store
   std::string server_name;  // name the certificate must carry; empty: host
   std::string token;        // from token or token_file (never logged)
   std::string voice_id;     // AUTH options: ##voiceid:, ##lang:, ##format:
   std::string lang;
-  std::string format = "pcm";
-  std::uint32_t ping_interval_s = 120;
-  std::uint32_t retry_max_ms = 30000;
-  std::size_t max_frame_bytes = 1024 * 1024;
-  std::size_t queue_bytes = 4 * 1024 * 1024;
-  std::string task_id = "mcp00001";  // TaskID of register/call/result messages
-  bool user_tools = false;           // also offer user-only tools (see [mcp] user_only_tools)
-  std::uint32_t max_calls_in_flight = 16;
-  std::uint32_t ask_timeout_s = 30;
-  std::uint32_t ask_quiet_ms = 2000;
-  std::uint32_t register_delay_ms = 200;
+  std::string format;
+  std::uint32_t ping_interval_s{};
+  std::uint32_t retry_max_ms{};
+  std::size_t max_frame_bytes{};
+  std::size_t queue_bytes{};
+  std::string task_id;  // TaskID of register/call/result messages
+  bool user_tools{};    // also offer user-only tools (see [mcp] user_only_tools)
+  std::uint32_t max_calls_in_flight{};
+  std::uint32_t ask_timeout_s{};
+  std::uint32_t ask_quiet_ms{};
+  std::uint32_t register_delay_ms{};
 
   bool enabled() const { return !server.empty(); }
   bool operator==(const ServicesUplinkConfig&) const = default;
