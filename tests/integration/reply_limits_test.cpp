@@ -111,18 +111,19 @@ TEST(ReplyLimits, ClientThatNeverReadsItsNotificationsIsDropped) {
 }
 
 TEST(ConnectionLimits, SilentClientIsClosedOneThatPingsOrWaitsForACallStays) {
-  LimitedDaemon limited("idle_timeout_s = 1");
+  LimitedDaemon limited("idle_timeout_s = 2");
   ASSERT_NE(limited.port, 0);
   auto silent = limited.connect();
   auto pinger = limited.connect();
   ASSERT_TRUE(silent && pinger);
   ASSERT_EQ(silent->result("get_info")["device"], "mcpud-sim");
-  for (int i = 0; i < 12; ++i) {
+  // Pings 4 s long, every 250 ms: well inside the timeout even on a loaded machine.
+  for (int i = 0; i < 16; ++i) {
     ASSERT_EQ(pinger->call("ping", json::object(), i)["id"], i) << "a client that talks was closed";
     std::this_thread::sleep_for(250ms);
   }
-  EXPECT_TRUE(silent->wait_closed(5s)) << "a client silent for the idle timeout stayed connected";
-  EXPECT_TRUE(limited.daemon.wait_for_log("closed: silent for 1 s ([limits] idle_timeout_s)"));
+  EXPECT_TRUE(silent->wait_closed(8s)) << "a client silent for the idle timeout stayed connected";
+  EXPECT_TRUE(limited.daemon.wait_for_log("closed: silent for 2 s ([limits] idle_timeout_s)"));
 }
 
 TEST(ConnectionLimits, OneAddressCannotTakeEverySlot) {
