@@ -88,9 +88,9 @@ TEST(ReplyLimits, ClientThatSendsButNeverReadsIsHeldBackAndTheOthersAreServed) {
   }
   EXPECT_TRUE(held_back) << "the daemon kept reading a client that reads nothing";
   EXPECT_EQ(reader->result("gpio_read", {{"pin", 2}})["name"], "led");
-  // Held back, it is silent: the idle timeout frees its slot.
-  EXPECT_TRUE(limited.daemon.wait_for_log("closed: silent for 2 s", 15s));
-  EXPECT_TRUE(sluggard->wait_closed(10s));
+  // Held back (or dropped, when one read's replies passed the whole queue), it
+  // leaves: nothing it sent or was sent moves any more.
+  EXPECT_TRUE(sluggard->wait_closed(15s));
 }
 
 TEST(ReplyLimits, ClientThatNeverReadsItsNotificationsIsDropped) {

@@ -155,7 +155,8 @@ class LineSession final : public Session, public rpc::Client, public std::enable
 
   // Closes the client once it has been silent for idle_timeout: nothing read or
   // written, and no call of its waiting for an answer (a long serial read is
-  // not silence).
+  // not silence). A write that has not moved for that long is silence too: the
+  // client reads nothing.
   void wait_for_idle(std::chrono::steady_clock::duration delay) {
     idle_timer_->expires_after(delay);
     idle_timer_->async_wait([weak = this->weak_from_this()](boost::system::error_code ec) {
@@ -163,7 +164,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
       if (ec || !self || self->closed_) return;
       const auto timeout = self->limits_.idle_timeout;
       const auto silent = std::chrono::steady_clock::now() - self->last_activity_;
-      if (silent < timeout || !self->in_flight->empty() || self->write_active_) {
+      if (silent < timeout || !self->in_flight->empty()) {
         return self->wait_for_idle(silent < timeout ? timeout - silent : timeout);
       }
       log::info(self->transport_, self->peer_, ": closed: silent for ", timeout.count(),
