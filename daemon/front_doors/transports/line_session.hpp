@@ -92,16 +92,12 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   const std::string& address() const override { return address_; }
 
  private:
-  // Reading pauses while half the queue bound is unread: a client that sends
+  // Serving pauses while half the queue bound is unread: the lines already read
+  // wait in read_buffer_ and the socket is not read, so a client that sends
   // faster than it reads is slowed down by TCP, not buffered here.
   bool backlogged() const { return outgoing_.size() >= limits_.queue_bytes / 2; }
 
   void read_more() {
-    if (backlogged()) {
-      read_paused_ = true;
-      return;
-    }
-    read_paused_ = false;
     stream_.async_read_some(
         boost::asio::buffer(read_buffer_),
         [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) { self->on_read(ec, n); });
@@ -117,14 +113,26 @@ class LineSession final : public Session, public rpc::Client, public std::enable
       if (!write_active_) close();
       return;
     }
+    unserved_ = std::string_view(read_buffer_.data(), n);
+    serve_input();
+  }
+
+  // Hands the lines of the last read to the engine, one at a time, until the
+  // replies back up; reads on once all are served.
+  void serve_input() {
     auto respond = [weak = this->weak_from_this()](std::string reply) {
       if (auto self = weak.lock()) self->send(reply);
     };
-    framer_.feed(
-        std::string_view(read_buffer_.data(), n),
-        [&](std::string_view line) { engine_.handle_line(line, *this, respond); },
-        [&] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); });
-    if (!closed_) read_more();
+    while (!unserved_.empty() && !closed_ && !backlogged()) {
+      const auto newline = unserved_.find('\n');
+      const auto take = newline == std::string_view::npos ? unserved_.size() : newline + 1;
+      framer_.feed(
+          unserved_.substr(0, take), [&](std::string_view line) { engine_.handle_line(line, *this, respond); },
+          [&] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); });
+      unserved_.remove_prefix(take);
+    }
+    serving_paused_ = !unserved_.empty() || backlogged();
+    if (!closed_ && !serving_paused_) read_more();
   }
 
   void write_more() {
@@ -145,7 +153,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     }
     last_activity_ = std::chrono::steady_clock::now();
     outgoing_.consumed(n);
-    if (read_paused_ && !input_done_ && !backlogged()) read_more();
+    if (serving_paused_ && !backlogged()) serve_input();
     if (!outgoing_.empty()) {
       write_more();
     } else if (input_done_) {
@@ -186,7 +194,8 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   std::optional<boost::asio::steady_timer> idle_timer_;
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
   bool write_active_ = false;
-  bool read_paused_ = false;  // the backlog is too big: read_more waits for writes
+  std::string_view unserved_;    // lines of the last read not yet served (in read_buffer_)
+  bool serving_paused_ = false;  // the backlog is too big: serving waits for writes
   bool input_done_ = false;
   bool closed_ = false;
 };
