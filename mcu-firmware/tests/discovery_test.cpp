@@ -41,7 +41,8 @@ TEST_F(DeviceTest, ListTools_ListsBuiltinsThenCustomTools) {
 
 TEST_F(DeviceTest, ListTools_EveryPropertyHasOneType) {
   // Hosts that read one type per property skip a property whose type is a list.
-  for (const auto& tool : request("list_tools")["result"]["tools"]) {
+  const json tools = request("list_tools")["result"]["tools"];  // kept: the loop must not outlive it
+  for (const auto& tool : tools) {
     for (const auto& [name, property] : tool["inputSchema"]["properties"].items()) {
       EXPECT_TRUE(property["type"].is_string()) << tool["name"] << "." << name << ": " << property.dump();
     }

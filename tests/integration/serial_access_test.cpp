@@ -138,7 +138,8 @@ TEST_F(SerialTest, ASessionIsItsOpenersAloneAndClosesWhenItsOpenerLeaves) {
     EXPECT_EQ(unknown_text(reply, id), unknown_text(made_up, "0000")) << tool;
   }
   EXPECT_EQ(other->result("serial_list_sessions")["sessions"], json::array());
-  for (const auto& port : other->result("serial_list_ports")["ports"]) {
+  const json ports = other->result("serial_list_ports")["ports"];  // kept: the loop must not outlive it
+  for (const auto& port : ports) {
     if (port["name"] != peer.link()) continue;
     EXPECT_EQ(port["in_use"], true);
     EXPECT_FALSE(port.contains("session_id")) << port.dump();
