@@ -7,8 +7,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include <thread>
-
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
 
@@ -130,12 +128,16 @@ TEST(ConnectionLimits, SilentClientIsClosedOneThatPingsOrWaitsForACallStays) {
   auto pinger = limited.connect();
   ASSERT_TRUE(silent && pinger);
   ASSERT_EQ(silent->result("get_info")["device"], "mcpud-sim");
-  // Pings 4 s long, every 250 ms: well inside the timeout even on a loaded machine.
-  for (int i = 0; i < 16; ++i) {
+  // The pinger talks every 250 ms (well inside the timeout even on a loaded
+  // machine) for as long as the silent client is still there.
+  const Deadline deadline(8s);
+  bool silent_closed = false;
+  for (int i = 0; !silent_closed && !deadline.expired(); ++i) {
     ASSERT_EQ(pinger->call("ping", json::object(), i)["id"], i) << "a client that talks was closed";
-    std::this_thread::sleep_for(250ms);
+    silent_closed = silent->wait_closed(250ms);
   }
-  EXPECT_TRUE(silent->wait_closed(8s)) << "a client silent for the idle timeout stayed connected";
+  EXPECT_TRUE(silent_closed) << "a client silent for the idle timeout stayed connected";
+  EXPECT_EQ(pinger->call("ping", json::object(), "last")["id"], "last") << "the talking client was closed too";
   EXPECT_TRUE(limited.daemon.wait_for_log("closed: silent for 2 s ([limits] idle_timeout_s)"));
 }
 
