@@ -44,5 +44,8 @@ struct Builtins {
 };
 
 const __FlashStringHelper* pinTypeName(McpPinType type);
+// The JSON type a parameter of type t takes, as error messages name it
+// ("integer or string" for a pin reference).
+const __FlashStringHelper* paramTypeName(McpParamType t);
 
 }  // namespace mcpu

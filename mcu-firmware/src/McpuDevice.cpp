@@ -196,7 +196,9 @@ bool typeMatches(const McpParam& p, const JsonValue& v) {
   return false;
 }
 
-const __FlashStringHelper* paramTypeName(McpParamType t) {
+}  // namespace
+
+const __FlashStringHelper* mcpu::paramTypeName(McpParamType t) {
   switch (t) {
     case MCP_INTEGER:
       return F("integer");
@@ -210,8 +212,6 @@ const __FlashStringHelper* paramTypeName(McpParamType t) {
       return F("integer or string");
   }
 }
-
-}  // namespace
 
 bool McpDevice::checkParams(McpReply& reply, const JsonValue& params, uint8_t builtin, const mcpu::ToolSlot* tool) {
   const uint8_t count = mcpu::toolParamCount(builtin, tool);
@@ -232,7 +232,7 @@ bool McpDevice::checkParams(McpReply& reply, const JsonValue& params, uint8_t bu
       w.stringPart(F("Bad params: params."));
       w.stringPart(p.name);
       w.stringPart(F(": expected "));
-      w.stringPart(paramTypeName(p.type));
+      w.stringPart(mcpu::paramTypeName(p.type));
       w.stringPart(F(", got "));
       w.stringPart(mcpu::jsonTypeName(v));
       reply.endError();

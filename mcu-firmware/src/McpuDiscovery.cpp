@@ -44,24 +44,8 @@ void McpDevice::writeSchema(JsonWriter& w, uint8_t builtin, const mcpu::ToolSlot
     w.key(p.name);
     w.beginObject();
     w.key(F("type"));
-    switch (p.type) {
-      case MCP_INTEGER:
-        w.value(Text(F("integer")));
-        break;
-      case MCP_NUMBER:
-        w.value(Text(F("number")));
-        break;
-      case MCP_BOOLEAN:
-        w.value(Text(F("boolean")));
-        break;
-      case MCP_STRING:
-        w.value(Text(F("string")));
-        break;
-      case MCP_PIN_REF:
-        // A pin's name is accepted too, but hosts read one type per property.
-        w.value(Text(F("integer")));
-        break;
-    }
+    // A pin's name is accepted too, but hosts read one type per property.
+    w.value(Text(p.type == MCP_PIN_REF ? F("integer") : mcpu::paramTypeName(p.type)));
     if (!p.description.empty()) w.member(F("description"), p.description);
     if (p.ranged) {
       w.member(F("minimum"), p.minimum);

@@ -52,13 +52,25 @@ Command parseCommand(const std::string& line) {
   return c;
 }
 
-void acknowledge(const Command& c) {
-  printf("ok %s\n", c.verb.c_str());
-  fflush(stdout);
+bool handleLinkVerb(const Command& c, LinkState* link, volatile sig_atomic_t* stop) {
+  if (c.verb == "mute" || c.verb == "unmute") {
+    link->mute = c.verb == "mute";
+  } else if (c.verb == "dropped") {
+    printf("dropped %lu\n", link->dropped);
+  } else if (c.verb == "quit") {
+    *stop = 1;
+  } else {
+    return false;
+  }
+  return true;
 }
 
-void refuse(const Command& c) {
-  printf("error unknown command: %s\n", c.line.c_str());
+void answer(const Command& c, bool handled) {
+  if (handled) {
+    printf("ok %s\n", c.verb.c_str());
+  } else if (!c.verb.empty()) {
+    printf("error unknown command: %s\n", c.line.c_str());
+  }
   fflush(stdout);
 }
 

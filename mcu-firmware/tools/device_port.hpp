@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What mcu-sim and mcu-simavr share: the pty that plays the UART, and the stdin/stdout side channel.
 #pragma once
+#include <signal.h>
+
 #include <string>
 
 namespace mcpu_tools {
@@ -24,8 +26,19 @@ struct Command {
   int args = 0;  // how many integers followed the verb
 };
 Command parseCommand(const std::string& line);
-void acknowledge(const Command& c);  // prints "ok <verb>"
-void refuse(const Command& c);       // prints "error unknown command: <line>"
+
+// The side of the UART a test can silence: a muted device drops what the host sends.
+struct LinkState {
+  bool mute = false;
+  unsigned long dropped = 0;  // bytes thrown away while muted
+};
+
+// Carries out the verbs both simulators share (mute, unmute, dropped, quit; quit sets
+// *stop); false for any other verb.
+bool handleLinkVerb(const Command& c, LinkState* link, volatile sig_atomic_t* stop);
+// Prints "ok <verb>" for a handled command, "error unknown command: <line>" for
+// another one that is not empty.
+void answer(const Command& c, bool handled);
 
 // Reads what fd has and calls handle for each complete line; false at end of file.
 bool readCommands(int fd, std::string* pending, void (*handle)(const std::string&));

@@ -16,8 +16,7 @@
 namespace {
 
 volatile sig_atomic_t g_stop = 0;
-bool g_mute = false;
-unsigned long g_dropped = 0;  // bytes thrown away while muted
+mcpu_tools::LinkState g_link;
 
 void onSignal(int) { g_stop = 1; }
 
@@ -46,25 +45,19 @@ void report(uint8_t pin, bool pwm, int value) {
 void command(const std::string& line) {
   const mcpu_tools::Command c = mcpu_tools::parseCommand(line);
   const uint8_t a = static_cast<uint8_t>(c.a);
+  bool handled = true;
   if (c.verb == "adc" && c.args == 2) {
     mcpu_host::setAnalog(a, rawFromMillivolts(c.b));
   } else if (c.verb == "adcraw" && c.args == 2) {
     mcpu_host::setAnalog(a, static_cast<int>(c.b));
   } else if (c.verb == "din" && c.args == 2) {
     mcpu_host::setDigital(a, c.b != 0);
-  } else if (c.verb == "mute" || c.verb == "unmute") {
-    g_mute = c.verb == "mute";
   } else if (c.verb == "level" && c.args == 1) {
     printf("level %u %d\n", a, mcpu_host::level(a));
-  } else if (c.verb == "dropped") {
-    printf("dropped %lu\n", g_dropped);
-  } else if (c.verb == "quit") {
-    g_stop = 1;
   } else {
-    if (!c.verb.empty()) mcpu_tools::refuse(c);
-    return;
+    handled = mcpu_tools::handleLinkVerb(c, &g_link, &g_stop);
   }
-  mcpu_tools::acknowledge(c);
+  mcpu_tools::answer(c, handled);
 }
 
 }  // namespace
@@ -85,7 +78,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--device" && has_value) {
       device = argv[++i];
     } else if (arg == "--mute") {
-      g_mute = true;
+      g_link.mute = true;
     } else if (arg == "--banner" && has_value) {
       banner = argv[++i];
     } else if (arg == "--adc" && has_value && mcpu_tools::parsePair(argv[++i], &a, &b)) {
@@ -126,9 +119,9 @@ int main(int argc, char** argv) {
     if (fds[1].revents & (POLLIN | POLLHUP)) {
       stdin_open = mcpu_tools::readCommands(0, &input, command);  // at EOF: keep serving
     }
-    if (g_mute) {
+    if (g_link.mute) {
       char sink[256];
-      for (ssize_t n; (n = read(master, sink, sizeof(sink))) > 0;) g_dropped += static_cast<unsigned long>(n);
+      for (ssize_t n; (n = read(master, sink, sizeof(sink))) > 0;) g_link.dropped += static_cast<unsigned long>(n);
     }
     loop();
   }

@@ -28,11 +28,10 @@ volatile sig_atomic_t g_stop = 0;
 struct Harness {
   avr_t* avr = nullptr;
   int master = -1;
-  bool xon = false;           // the simulated UART can take another byte
-  bool mute = false;          // drop everything the host sends (a device that stopped answering)
-  unsigned long dropped = 0;  // bytes thrown away while muted
-  std::string to_mcu;         // bytes read from the pty, not yet given to the UART
-  std::string from_mcu;       // bytes the UART sent, not yet written to the pty
+  bool xon = false;            // the simulated UART can take another byte
+  mcpu_tools::LinkState link;  // muted: drop everything the host sends (a device that stopped answering)
+  std::string to_mcu;          // bytes read from the pty, not yet given to the UART
+  std::string from_mcu;        // bytes the UART sent, not yet written to the pty
 };
 
 Harness g;
@@ -73,21 +72,15 @@ void setAdc(long channel, long mv) {
 
 void command(const std::string& line) {
   const mcpu_tools::Command c = mcpu_tools::parseCommand(line);
+  bool handled = true;
   if (c.verb == "adc" && c.args == 2 && c.a >= 0 && c.a <= 7) {
     setAdc(c.a, c.b);
   } else if (c.verb == "din" && c.args == 2 && pinIrq(c.a)) {
     avr_raise_irq(pinIrq(c.a), c.b ? 1 : 0);
-  } else if (c.verb == "mute" || c.verb == "unmute") {
-    g.mute = c.verb == "mute";
-  } else if (c.verb == "dropped") {
-    printf("dropped %lu\n", g.dropped);
-  } else if (c.verb == "quit") {
-    g_stop = 1;
   } else {
-    if (!c.verb.empty()) mcpu_tools::refuse(c);
-    return;
+    handled = mcpu_tools::handleLinkVerb(c, &g.link, &g_stop);
   }
-  mcpu_tools::acknowledge(c);
+  mcpu_tools::answer(c, handled);
 }
 
 long long wallMicros() {
@@ -108,8 +101,8 @@ void pump(int timeout_ms, std::string* input) {
   if (g.to_mcu.size() < 4096) {
     char buf[512];
     const ssize_t n = read(g.master, buf, sizeof(buf));
-    if (n > 0 && g.mute) g.dropped += static_cast<unsigned long>(n);
-    if (n > 0 && !g.mute) g.to_mcu.append(buf, static_cast<size_t>(n));
+    if (n > 0 && g.link.mute) g.link.dropped += static_cast<unsigned long>(n);
+    if (n > 0 && !g.link.mute) g.to_mcu.append(buf, static_cast<size_t>(n));
   }
   if (fds[1].revents & POLLIN) mcpu_tools::readCommands(0, input, command);
 }
@@ -136,7 +129,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--fast") {
       fast = true;
     } else if (arg == "--mute") {
-      g.mute = true;
+      g.link.mute = true;
     } else if (arg == "--adc" && has_value) {
       adc_pairs += std::string(argv[++i]) + " ";
     } else if (arg[0] != '-' && firmware.empty()) {

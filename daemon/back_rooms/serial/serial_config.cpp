@@ -60,23 +60,15 @@ std::vector<std::string> split_globs(std::string_view text) {
 
 }  // namespace
 
+// Every key but allowed_ports, read by name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SerialConfig, enabled, default_baud, default_timeout_ms, log_level, ports,
+                                   buffer_bytes, buffer_bytes_total, max_sessions, share_sessions, newline, sysfs_root,
+                                   dev_root, hotplug)
+
 SerialConfig parse_config(const nlohmann::json& t) {
-  SerialConfig c;
-  c.enabled = t.at("enabled").get<bool>();
-  c.default_baud = t.at("default_baud").get<std::uint32_t>();
-  c.default_timeout_ms = t.at("default_timeout_ms").get<std::uint32_t>();
-  c.log_level = t.at("log_level").get<std::string>();
+  auto c = t.get<SerialConfig>();
   // Absent stays unset: `mcpud --stdio` then keeps the open default.
   if (t.contains("allowed_ports")) c.allowed_ports = t["allowed_ports"].get<std::vector<std::string>>();
-  c.ports = t.at("ports").get<std::vector<std::string>>();
-  c.buffer_bytes = t.at("buffer_bytes").get<std::size_t>();
-  c.buffer_bytes_total = t.at("buffer_bytes_total").get<std::size_t>();
-  c.max_sessions = t.at("max_sessions").get<std::size_t>();
-  c.share_sessions = t.at("share_sessions").get<bool>();
-  c.newline = t.at("newline").get<std::string>();
-  c.sysfs_root = t.at("sysfs_root").get<std::string>();
-  c.dev_root = t.at("dev_root").get<std::string>();
-  c.hotplug = t.at("hotplug").get<bool>();
   return c;
 }
 

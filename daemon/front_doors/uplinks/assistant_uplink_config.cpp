@@ -6,6 +6,14 @@
 #include "ws_url.hpp"
 
 namespace mcpud::uplinks {
+
+// The keys that need no check, read by name (token and password come from read_secret).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AssistantUplinkConfig, transport, url, protocol_version, device_id, client_id,
+                                   ca_file, insecure_skip_verify, audio_params, hello_timeout_ms, ping_interval_ms,
+                                   retry_max_ms, max_message_bytes, queue_bytes, push_pin_events, capabilities_file,
+                                   broker, publish_topic, subscribe_topic, username, keepalive_s, qos, tls,
+                                   mqtt_version)
+
 namespace {
 
 using nlohmann::json;
@@ -16,20 +24,12 @@ constexpr const char* kWhere = "uplink.assistant";
 constexpr const char* kDefaultAudioParams =
     R"({"format": "opus", "sample_rate": 16000, "channels": 1, "frame_duration": 60})";
 
-// The MQTT settings: a broker needs a topic to publish to.
+// The MQTT settings' secret and checks: a broker needs a topic to publish to.
 std::expected<void, std::string> parse_mqtt(const json& table, AssistantUplinkConfig& out) {
   const std::string where = kWhere;
-  out.broker = table.at("broker").get<std::string>();
-  out.publish_topic = table.at("publish_topic").get<std::string>();
-  out.subscribe_topic = table.at("subscribe_topic").get<std::string>();
-  out.username = table.at("username").get<std::string>();
   auto password = read_secret(table, "password", kWhere);
   if (!password) return std::unexpected(password.error());
   out.password = std::move(*password);
-  out.keepalive_s = table.at("keepalive_s").get<std::uint32_t>();
-  out.qos = table.at("qos").get<int>();
-  out.tls = table.at("tls").get<bool>();
-  out.mqtt_version = table.at("mqtt_version").get<std::string>();
   if (!out.broker.empty()) {
     auto address = parse_host_port(out.broker, where + ".broker", "192.168.1.10:1883");
     if (!address) return std::unexpected(address.error());
@@ -75,28 +75,13 @@ json assistant_uplink_schema() {
 
 std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const json& table) {
   const std::string where = kWhere;
-  AssistantUplinkConfig out;
-  out.transport = table.at("transport").get<std::string>();
-  out.url = table.at("url").get<std::string>();
+  auto out = table.get<AssistantUplinkConfig>();
   if (!out.url.empty()) {
     if (auto target = parse_ws_url(out.url); !target) return std::unexpected(where + ".url: " + target.error());
   }
   auto token = read_secret(table, "token", kWhere);
   if (!token) return std::unexpected(token.error());
   out.token = std::move(*token);
-  out.protocol_version = table.at("protocol_version").get<int>();
-  out.device_id = table.at("device_id").get<std::string>();
-  out.client_id = table.at("client_id").get<std::string>();
-  out.ca_file = table.at("ca_file").get<std::string>();
-  out.insecure_skip_verify = table.at("insecure_skip_verify").get<bool>();
-  out.audio_params = table.at("audio_params");
-  out.hello_timeout_ms = table.at("hello_timeout_ms").get<std::uint32_t>();
-  out.ping_interval_ms = table.at("ping_interval_ms").get<std::uint32_t>();
-  out.retry_max_ms = table.at("retry_max_ms").get<std::uint32_t>();
-  out.max_message_bytes = table.at("max_message_bytes").get<std::size_t>();
-  out.queue_bytes = table.at("queue_bytes").get<std::size_t>();
-  out.push_pin_events = table.at("push_pin_events").get<bool>();
-  out.capabilities_file = table.at("capabilities_file").get<std::string>();
   if (!out.capabilities_file.empty() && out.capabilities_file.front() != '/') {
     return std::unexpected(where + ".capabilities_file: expected an absolute path, got '" + out.capabilities_file +
                            "'");

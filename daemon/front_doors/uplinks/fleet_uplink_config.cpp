@@ -12,26 +12,9 @@ bool valid_topic_segment(const std::string& segment) {
   return !segment.empty() && segment.find_first_of(std::string("/+#\0", 4)) == std::string::npos;
 }
 
-namespace {
-
-// The keys that need no file read, read whether fleet mode is on or not.
-void read_settings(const json& fleet, FleetUplinkConfig& out) {
-  out.device = fleet.at("device").get<std::string>();
-  out.topic_prefix = fleet.at("topic_prefix").get<std::string>();
-  out.mqtt5 = fleet.at("mqtt_version").get<std::string>() == "5";
-  out.username = fleet.at("username").get<std::string>();
-  out.tls = fleet.at("tls").get<bool>();
-  out.ca_file = fleet.at("ca_file").get<std::string>();
-  out.cert_file = fleet.at("cert_file").get<std::string>();
-  out.key_file = fleet.at("key_file").get<std::string>();
-  out.insecure_skip_verify = fleet.at("insecure_skip_verify").get<bool>();
-  out.keepalive_s = fleet.at("keepalive_s").get<std::uint32_t>();
-  out.retry_max_ms = fleet.at("retry_max_ms").get<std::uint32_t>();
-  out.max_in_flight = fleet.at("max_in_flight").get<std::size_t>();
-  out.summary_interval_s = fleet.at("summary_interval_s").get<std::uint32_t>();
-}
-
-}  // namespace
+// The keys that need no file read, read by name whether fleet mode is on or not.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetUplinkConfig, device, topic_prefix, username, tls, ca_file, cert_file, key_file,
+                                   insecure_skip_verify, keepalive_s, retry_max_ms, max_in_flight, summary_interval_s)
 
 json fleet_uplink_schema() {
   return with_shared_keys(json::parse(R"({
@@ -51,8 +34,8 @@ json fleet_uplink_schema() {
 }
 
 std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fleet) {
-  FleetUplinkConfig out;
-  read_settings(fleet, out);
+  auto out = fleet.get<FleetUplinkConfig>();
+  out.mqtt5 = fleet.at("mqtt_version").get<std::string>() == "5";
   const auto broker = fleet.at("broker").get<std::string>();
   if (broker.empty()) return out;  // off: nothing to check, no password file to read
   auto address = parse_host_port(broker, "uplink.fleet.broker", "192.168.1.10:1883");

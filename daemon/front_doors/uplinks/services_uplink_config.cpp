@@ -5,32 +5,17 @@
 #include "mcpud/uplinks/uplink_fields.hpp"
 
 namespace mcpud::uplinks {
+
+// The keys that need no check, read by name whether the uplink is on or not.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ServicesUplinkConfig, server, tls, ca_file, server_name, voice_id, lang, format,
+                                   ping_interval_s, retry_max_ms, max_frame_bytes, queue_bytes, task_id, user_tools,
+                                   max_calls_in_flight, ask_timeout_s, ask_quiet_ms, register_delay_ms)
+
 namespace {
 
 using nlohmann::json;
 
 constexpr const char* kWhere = "uplink.services.";
-
-// The keys that need no check, read whether the uplink is on or not.
-void read_settings(const json& t, ServicesUplinkConfig& out) {
-  out.server = t.at("server").get<std::string>();
-  out.tls = t.at("tls").get<bool>();
-  out.ca_file = t.at("ca_file").get<std::string>();
-  out.server_name = t.at("server_name").get<std::string>();
-  out.voice_id = t.at("voice_id").get<std::string>();
-  out.lang = t.at("lang").get<std::string>();
-  out.format = t.at("format").get<std::string>();
-  out.ping_interval_s = t.at("ping_interval_s").get<std::uint32_t>();
-  out.retry_max_ms = t.at("retry_max_ms").get<std::uint32_t>();
-  out.max_frame_bytes = t.at("max_frame_bytes").get<std::size_t>();
-  out.queue_bytes = t.at("queue_bytes").get<std::size_t>();
-  out.task_id = t.at("task_id").get<std::string>();
-  out.user_tools = t.at("user_tools").get<bool>();
-  out.max_calls_in_flight = t.at("max_calls_in_flight").get<std::uint32_t>();
-  out.ask_timeout_s = t.at("ask_timeout_s").get<std::uint32_t>();
-  out.ask_quiet_ms = t.at("ask_quiet_ms").get<std::uint32_t>();
-  out.register_delay_ms = t.at("register_delay_ms").get<std::uint32_t>();
-}
 
 }  // namespace
 
@@ -58,8 +43,7 @@ json services_uplink_schema() {
 }
 
 std::expected<ServicesUplinkConfig, std::string> parse_services_uplink(const json& t) {
-  ServicesUplinkConfig out;
-  read_settings(t, out);
+  auto out = t.get<ServicesUplinkConfig>();
   if (out.server.empty()) return out;  // off: nothing to check, no token to read
   auto address = parse_host_port(out.server, std::string(kWhere) + "server", "ai.example.com:8085");
   if (!address) return std::unexpected(address.error());
