@@ -28,27 +28,15 @@ Result<ReadRequest> capture_request(const json& args, const char* pattern_key, b
   return request;
 }
 
-json quiet_ms_schema(const char* what) {
-  return {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxTimeoutMs}, {"description", what}};
-}
-
 void add_exec(ToolRegistry& registry, SerialService& service) {
   json properties = pattern_properties(
       {{"session_id", parts::session_id()},
        {"command", {{"type", "string"}, {"maxLength", 65536}, {"description", "Text to send"}}},
        {"append_newline", parts::boolean("Append the session's newline to the command", true)},
-       {"expect",
-        {{"type", "string"},
-         {"minLength", 1},
-         {"maxLength", 4096},
-         {"description", "Read until this literal (or regex) appears, e.g. a prompt"}}},
-       {"quiet_ms", quiet_ms_schema("Without expect: the answer ends when the line is quiet this long (default 200)")},
-       {"timeout_ms",
-        {{"type", "integer"},
-         {"minimum", 0},
-         {"maximum", kMaxTimeoutMs},
-         {"default", 2000},
-         {"description", "Longest wait for the answer"}}},
+       {"expect", parts::text(1, 4096, "Read until this literal (or regex) appears, e.g. a prompt")},
+       {"quiet_ms", parts::integer(1, kMaxTimeoutMs,
+                                   "Without expect: the answer ends when the line is quiet this long (default 200)")},
+       {"timeout_ms", parts::integer(0, kMaxTimeoutMs, "Longest wait for the answer", 2000)},
        {"max_bytes", parts::max_bytes(kMaxReadBytes)},
        {"flush_input", parts::boolean("Discard unread input before sending, so data is this command's answer "
                                       "(the count is in discarded_bytes)",
@@ -124,16 +112,10 @@ void add_set_lines(ToolRegistry& registry, SerialService& service) {
        {"break_ms", duration},
        {"flush_input", parts::boolean("Discard unread input first, so a capture holds only what follows", false)},
        {"capture_ms",
-        {{"type", "integer"},
-         {"minimum", 1},
-         {"maximum", kMaxTimeoutMs},
-         {"description", "Then read the board's output for this long (e.g. its boot banner)"}}},
+        parts::integer(1, kMaxTimeoutMs, "Then read the board's output for this long (e.g. its boot banner)")},
        {"until",
-        {{"type", "string"},
-         {"minLength", 1},
-         {"maxLength", 4096},
-         {"description", "Then read until this literal (or regex) appears, within capture_ms (default 5000)"}}},
-       {"quiet_ms", quiet_ms_schema("End the capture early once the line is quiet this long")},
+        parts::text(1, 4096, "Then read until this literal (or regex) appears, within capture_ms (default 5000)")},
+       {"quiet_ms", parts::integer(1, kMaxTimeoutMs, "End the capture early once the line is quiet this long")},
        {"max_bytes", parts::max_bytes(kMaxReadBytes)},
        {"encoding", parts::encoding("How captured data is returned")}});
   properties["pulse_ms"]["default"] = 100;

@@ -44,10 +44,7 @@ void add_read(ToolRegistry& registry, SerialService& service) {
       {"max_bytes", parts::max_bytes(1024)},
       {"timeout_ms", parts::timeout_ms("How long to wait for the first byte (default: the session's timeout_ms)")},
       {"quiet_ms",
-       {{"type", "integer"},
-        {"minimum", 1},
-        {"maximum", kMaxTimeoutMs},
-        {"description", "After the first byte, keep reading until the line is quiet this long"}}},
+       parts::integer(1, kMaxTimeoutMs, "After the first byte, keep reading until the line is quiet this long")},
       {"encoding", parts::encoding("How data is returned: utf8 text (invalid bytes flagged), hex or base64")}};
   add_tool(
       registry, "serial_read",
@@ -97,18 +94,9 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
 void add_read_until(ToolRegistry& registry, SerialService& service) {
   const json properties = pattern_properties(
       {{"session_id", parts::session_id()},
-       {"pattern",
-        {{"type", "string"},
-         {"minLength", 1},
-         {"maxLength", 4096},
-         {"description", "Literal text (or a regex with regex=true) to read up to, included in data"}}},
+       {"pattern", parts::text(1, 4096, "Literal text (or a regex with regex=true) to read up to, included in data")},
        {"max_bytes", parts::max_bytes(kMaxReadBytes)},
-       {"timeout_ms",
-        {{"type", "integer"},
-         {"minimum", 0},
-         {"maximum", kMaxTimeoutMs},
-         {"default", 2000},
-         {"description", "How long to wait for the pattern"}}},
+       {"timeout_ms", parts::integer(0, kMaxTimeoutMs, "How long to wait for the pattern", 2000)},
        {"encoding", parts::encoding("How data is returned")}});
   add_tool(
       registry, "serial_read_until",

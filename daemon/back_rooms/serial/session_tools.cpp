@@ -128,16 +128,9 @@ void add_list_ports(ToolRegistry& registry, SerialService& service) {
 
 void add_connect(ToolRegistry& registry, SerialService& service) {
   const json properties = {
-      {"port",
-       {{"type", "string"},
-        {"minLength", 1},
-        {"maxLength", 4096},
-        {"description", "Device path, e.g. /dev/ttyACM0 or a /dev/serial/by-id link"}}},
-      {"baud",
-       {{"type", "integer"},
-        {"minimum", 50},
-        {"maximum", 16000000},
-        {"description", "Baud rate (default SERIAL_MCP_DEFAULT_BAUD, else 115200); any rate the driver takes"}}},
+      {"port", parts::text(1, 4096, "Device path, e.g. /dev/ttyACM0 or a /dev/serial/by-id link")},
+      {"baud", parts::integer(50, 16000000,
+                              "Baud rate (default SERIAL_MCP_DEFAULT_BAUD, else 115200); any rate the driver takes")},
       {"data_bits", {{"type", "integer"}, {"enum", {5, 6, 7, 8}}, {"default", 8}, {"description", "5, 6, 7 or 8"}}},
       {"stop_bits",
        {{"type", "number"}, {"enum", {1, 1.5, 2}}, {"default", 1}, {"description", "1, 1.5 (with 5 data bits) or 2"}}},
@@ -149,13 +142,9 @@ void add_connect(ToolRegistry& registry, SerialService& service) {
        {{"type", "string"},
         {"enum", {"\n", "\r\n", "\r"}},
         {"description", "What append_newline sends (default \"\\n\")"}}},
-      {"buffer_bytes",
-       {{"type", "integer"},
-        {"minimum", 256},
-        {"maximum", 67108864},
-        {"description",
-         "Receive ring buffer size (default 1 MiB; all sessions together at most [serial] "
-         "buffer_bytes_total, default 16 MiB)"}}}};
+      {"buffer_bytes", parts::integer(256, 67108864,
+                                      "Receive ring buffer size (default 1 MiB; all sessions together at most [serial] "
+                                      "buffer_bytes_total, default 16 MiB)")}};
   add_tool(
       registry, "serial_connect",
       "Open a serial port that the configuration allows, exclusively; a background reader buffers everything it "

@@ -23,9 +23,7 @@ json encoding(const char* what) {
   return {{"type", "string"}, {"enum", {"utf8", "hex", "base64"}}, {"default", "utf8"}, {"description", what}};
 }
 
-json timeout_ms(const char* what) {
-  return {{"type", "integer"}, {"minimum", 0}, {"maximum", kMaxTimeoutMs}, {"description", what}};
-}
+json timeout_ms(const char* what) { return integer(0, kMaxTimeoutMs, what); }
 
 json max_bytes(std::size_t default_value) {
   return {{"type", "integer"},
@@ -37,6 +35,16 @@ json max_bytes(std::size_t default_value) {
 
 json boolean(const char* what, bool default_value) {
   return {{"type", "boolean"}, {"default", default_value}, {"description", what}};
+}
+
+json text(std::size_t min_length, std::size_t max_length, const char* what) {
+  return {{"type", "string"}, {"minLength", min_length}, {"maxLength", max_length}, {"description", what}};
+}
+
+json integer(std::int64_t min, std::int64_t max, const char* what, std::optional<std::int64_t> default_value) {
+  json schema = {{"type", "integer"}, {"minimum", min}, {"maximum", max}, {"description", what}};
+  if (default_value) schema["default"] = *default_value;
+  return schema;
 }
 
 }  // namespace schema_parts

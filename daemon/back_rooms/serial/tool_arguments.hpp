@@ -3,6 +3,8 @@
 // of those arguments, and the shape of a read's reply.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +26,11 @@ nlohmann::json encoding(const char* what);
 nlohmann::json timeout_ms(const char* what);
 nlohmann::json max_bytes(std::size_t default_value);
 nlohmann::json boolean(const char* what, bool default_value);
+// A string of min_length to max_length characters.
+nlohmann::json text(std::size_t min_length, std::size_t max_length, const char* what);
+// An integer from min to max, with a default when given.
+nlohmann::json integer(std::int64_t min, std::int64_t max, const char* what,
+                       std::optional<std::int64_t> default_value = std::nullopt);
 }  // namespace schema_parts
 
 // Registers one serial tool; numbers sent as strings ("9600") are accepted.
