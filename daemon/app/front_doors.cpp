@@ -149,6 +149,7 @@ bool FrontDoors::reconcile_tcp() {
 
 void FrontDoors::reconcile_ttys() {
   std::vector<std::string> wanted;
+  wanted.reserve(ctx_.config.ttys.size());
   for (const auto& tty : ctx_.config.ttys) wanted.push_back(tty.path + ":" + std::to_string(tty.baud));
   keep_only(tty_listeners_, wanted, [&](const std::string& spec) {
     const auto& tty = ctx_.config.ttys[std::find(wanted.begin(), wanted.end(), spec) - wanted.begin()];

@@ -35,7 +35,7 @@ void PinSampler::add(double value, std::int64_t timestamp_ms) {
   summary_.max = first ? value : std::max(summary_.max, value);
   summary_.mean += (value - summary_.mean) / static_cast<double>(summary_.count);
   buffer_.push({value, timestamp_ms});
-  if (options_.thresholds) check_thresholds(value, timestamp_ms);
+  if (options_.thresholds) check_thresholds(*options_.thresholds, value, timestamp_ms);
   if (options_.edges != EdgeMode::None && !options_.hardware_edges && !first && (previous != 0) != (value != 0)) {
     add_edge(value != 0, timestamp_ms);
   }
@@ -48,8 +48,7 @@ void PinSampler::add_edge(bool rising, std::int64_t timestamp_ms) {
   events_.push({rising ? EventType::Rising : EventType::Falling, rising ? 1.0 : 0.0, std::nullopt, timestamp_ms});
 }
 
-void PinSampler::check_thresholds(double value, std::int64_t timestamp_ms) {
-  const auto& t = *options_.thresholds;
+void PinSampler::check_thresholds(const Thresholds& t, double value, std::int64_t timestamp_ms) {
   Band next = band_;
   if (value > t.high) {
     next = Band::High;

@@ -80,7 +80,7 @@ void connect_tcp(asio::io_context& io, const std::string& address, std::uint32_t
   });
   attempt->resolver.async_resolve(
       host, std::to_string(port),
-      [attempt](boost::system::error_code ec, asio::ip::tcp::resolver::results_type results) {
+      [attempt](boost::system::error_code ec, const asio::ip::tcp::resolver::results_type& results) {
         if (ec) return attempt->fail("resolve: " + ec.message());
         asio::async_connect(
             attempt->socket, results, [attempt](boost::system::error_code ec, const asio::ip::tcp::endpoint&) {

@@ -43,8 +43,8 @@ nlohmann::json tools_of(const ToolRegistry& registry) {
   for (const auto& tool : registry.tools()) {
     nlohmann::json entry = {
         {"name", tool->name}, {"description", tool->description}, {"inputSchema", tool->input_schema}};
-    if (tool->annotations.polling_interval_ms) {
-      entry["polling"] = {{"enabled", true}, {"interval_ms", *tool->annotations.polling_interval_ms}};
+    if (const auto& interval_ms = tool->annotations.polling_interval_ms) {
+      entry["polling"] = {{"enabled", true}, {"interval_ms", *interval_ms}};
     }
     tools.push_back(std::move(entry));
   }
@@ -54,7 +54,7 @@ nlohmann::json tools_of(const ToolRegistry& registry) {
 void install_mcpu_dialect(rpc::Dispatcher& dispatcher, DeviceIdentity identity) {
   auto& registry = dispatcher.registry();
   dispatcher.add_method("list_tools", [&registry, identity = std::move(identity), listing = ToolListing()](
-                                          rpc::Client&, nlohmann::json, ToolReply reply) mutable {
+                                          rpc::Client&, const nlohmann::json&, const ToolReply& reply) mutable {
     // The members in the order a serialized object has them (sorted by name).
     std::string text = R"({"device":)" + rpc::dump(identity.device());
     text += R"(,"pins":)" + rpc::dump(identity.pins());

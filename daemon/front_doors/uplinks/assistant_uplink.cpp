@@ -216,7 +216,7 @@ void AssistantUplink::register_status_tool() {
   tool.annotations.read_only = true;
   tool.annotations.user_only = true;
   tool.owner = kAssistantToolsOwner;
-  tool.invoke = [this](json, ToolReply reply) { reply(status()); };
+  tool.invoke = [this](const json&, const ToolReply& reply) { reply(status()); };
   if (auto added = ctx_.registry.add(std::move(tool)); !added) log::warn(kLog, added.error().message);
 }
 

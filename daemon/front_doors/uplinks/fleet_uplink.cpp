@@ -88,7 +88,7 @@ void FleetUplink::start() {
   });
   summaries_ = std::make_shared<FleetSummaries>(
       ctx_.io, ctx_.dispatcher, std::chrono::seconds(config_.summary_interval_s),
-      [weak](const std::string& pin, nlohmann::json summary) {
+      [weak](const std::string& pin, const nlohmann::json& summary) {
         auto self = weak.lock();
         if (!self || !self->client_.connected()) return;
         (void)self->client_.publish({self->topics_.events(pin), rpc::dump(summary), 0, false});

@@ -110,7 +110,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
   void on_resolved(boost::system::error_code ec, tcp::resolver::results_type results) {
     if (closed_) return;
     if (ec) return finish("cannot resolve " + options_.target.host + ": " + ec.message());
-    beast::get_lowest_layer(*ws_).async_connect(
+    beast::get_lowest_layer(ws()).async_connect(
         results, [self = this->shared_from_this()](boost::system::error_code ec, const tcp::endpoint&) {
           self->on_connected(ec);
         });
@@ -120,7 +120,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
     if (closed_) return;
     if (ec) return finish("cannot connect: " + ec.message());
     if constexpr (Tls) {
-      auto& stream = ws_->next_layer();
+      auto& stream = ws().next_layer();
       const auto& host = options_.target.host;
       // SNI names a host, never an address (RFC 6066).
       if (!is_ip_literal(host)) SSL_set_tlsext_host_name(stream.native_handle(), host.c_str());
@@ -136,19 +136,19 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
   }
 
   void upgrade() {
-    auto& ws = *ws_;
-    beast::get_lowest_layer(ws).expires_never();  // the websocket's own timeouts from here on
-    ws.set_option(websocket::stream_base::timeout{options_.connect_timeout, websocket::stream_base::none(), false});
-    ws.set_option(websocket::stream_base::decorator([headers = options_.headers](websocket::request_type& request) {
+    auto& stream = ws();
+    beast::get_lowest_layer(stream).expires_never();  // the websocket's own timeouts from here on
+    stream.set_option(websocket::stream_base::timeout{options_.connect_timeout, websocket::stream_base::none(), false});
+    stream.set_option(websocket::stream_base::decorator([headers = options_.headers](websocket::request_type& request) {
       request.set(beast::http::field::user_agent, "mcpud");
       for (const auto& [name, value] : headers) request.set(name, value);
     }));
-    ws.read_message_max(options_.max_message_bytes);
-    ws.control_callback([this](websocket::frame_type, beast::string_view) { last_heard_ = Clock::now(); });
+    stream.read_message_max(options_.max_message_bytes);
+    stream.control_callback([this](websocket::frame_type, beast::string_view) { last_heard_ = Clock::now(); });
     std::string host =
         options_.target.host.find(':') != std::string::npos ? "[" + options_.target.host + "]" : options_.target.host;
     host += ":" + options_.target.port;
-    ws.async_handshake(response_, host, options_.target.target,
+    stream.async_handshake(response_, host, options_.target.target,
                        [self = this->shared_from_this()](boost::system::error_code ec) { self->on_upgraded(ec); });
   }
 
@@ -169,7 +169,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
   }
 
   void read_next() {
-    ws_->async_read(
+    ws().async_read(
         buffer_, [self = this->shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_read(ec); });
   }
 
@@ -177,7 +177,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
     if (closed_) return;
     if (ec) return finish(describe_read_error(ec));
     last_heard_ = Clock::now();
-    if (ws_->got_text() && handlers_.on_message) {
+    if (ws().got_text() && handlers_.on_message) {
       auto text = beast::buffers_to_string(buffer_.data());
       buffer_.consume(buffer_.size());
       const auto on_message = handlers_.on_message;  // may close the link while it runs
@@ -190,7 +190,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
 
   std::string describe_read_error(boost::system::error_code ec) const {
     if (ec == websocket::error::closed) {
-      const auto& reason = ws_->reason();
+      const auto& reason = ws().reason();
       return "closed by the server (code " + std::to_string(reason.code) +
              (reason.reason.empty() ? std::string() : ", " + std::string(reason.reason.data(), reason.reason.size())) +
              ")";
@@ -205,8 +205,8 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
 
   void write_next() {
     writing_ = true;
-    ws_->text(true);
-    ws_->async_write(
+    ws().text(true);
+    ws().async_write(
         boost::asio::buffer(queue_.front()),
         [self = this->shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_written(ec); });
   }
@@ -237,7 +237,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
     }
     if (!pinging_) {
       pinging_ = true;
-      ws_->async_ping({}, [self = this->shared_from_this()](boost::system::error_code ec) {
+      ws().async_ping({}, [self = this->shared_from_this()](boost::system::error_code ec) {
         self->pinging_ = false;
         if (self->closed_) return;
         if (ec) return self->finish("ping: " + ec.message());
@@ -251,7 +251,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
   void maybe_close() {
     if (!closing_ || close_sent_ || writing_ || pinging_ || !queue_.empty()) return;
     close_sent_ = true;
-    ws_->async_close(websocket::close_code::normal,
+    ws().async_close(websocket::close_code::normal,
                      [self = this->shared_from_this()](boost::system::error_code) { self->finish("closed"); });
   }
 
@@ -267,6 +267,8 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
   }
 
   // Ends the link once: cancels everything and tells the owner why.
+  WsStream<Tls>& ws() { return ws_.value(); }
+
   void finish(const std::string& why) {
     if (closed_) return;
     closed_ = true;
@@ -291,7 +293,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
   boost::asio::steady_timer deadline_;  // connecting, then closing
   boost::asio::steady_timer ping_timer_;
   std::optional<ssl::context> tls_;  // before ws_: the stream borrows it
-  std::optional<WsStream<Tls>> ws_;
+  std::optional<WsStream<Tls>> ws_;  // made in start(), before any handler that uses ws()
   websocket::response_type response_;
   beast::flat_buffer buffer_;
   Handlers handlers_;

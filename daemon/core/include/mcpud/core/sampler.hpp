@@ -125,7 +125,7 @@ class PinSampler {
 
  private:
   enum class Band { Unknown, Low, InRange, High };
-  void check_thresholds(double value, std::int64_t timestamp_ms);
+  void check_thresholds(const Thresholds& t, double value, std::int64_t timestamp_ms);
 
   SamplingOptions options_;
   Summary summary_;
