@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Pushes mcpu://daemon/status to its subscribers: whatever the status shows
+// that changes (a client, an uplink, a bridge, a listener) publishes a
+// StatusTouched event, and this feed answers with one StatusChanged event
+// carrying the whole status, coalesced to at most one per kMinInterval. Nothing
+// is touched, timed or built while nobody is subscribed. Event loop only.
+#pragma once
+
+#include <chrono>
+#include <functional>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <nlohmann/json.hpp>
+
+#include "mcpud/core/event_hub.hpp"
+
+namespace mcpud::app {
+
+class StatusFeed {
+ public:
+  static constexpr auto kMinInterval = std::chrono::milliseconds(250);  // between two pushes
+  static constexpr auto kSettle = std::chrono::milliseconds(20);        // lets a burst of changes land first
+
+  // Borrows `io` and `events`; `status` builds the status when it is sent.
+  StatusFeed(boost::asio::io_context& io, EventHub& events, std::function<nlohmann::json()> status);
+  StatusFeed(const StatusFeed&) = delete;
+  StatusFeed& operator=(const StatusFeed&) = delete;
+
+  // Drops a push that is waiting (at shutdown).
+  void stop();
+
+ private:
+  void touched();
+  void push();
+
+  EventHub& events_;
+  std::function<nlohmann::json()> status_;
+  boost::asio::steady_timer timer_;
+  bool waiting_ = false;
+  std::chrono::steady_clock::time_point last_push_{};
+  EventHub::Subscription subscription_;
+};
+
+}  // namespace mcpud::app
