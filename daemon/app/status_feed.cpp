@@ -4,23 +4,24 @@
 
 #include <algorithm>
 
+#include "mcpud/core/log.hpp"
+
 namespace mcpud::app {
 
 StatusFeed::StatusFeed(boost::asio::io_context& io, EventHub& events, std::function<nlohmann::json()> status)
     : events_(events), status_(std::move(status)), timer_(io) {
-  subscription_ = events_.subscribe([this](const Event& event) {
-    if (event.kind == EventKind::StatusTouched) touched();
-  });
+  events_.watch_status([this](std::string_view what) { touched(what); });
 }
 
 void StatusFeed::stop() {
   timer_.cancel();
   waiting_ = false;
-  subscription_.reset();
+  events_.watch_status(nullptr);
 }
 
-void StatusFeed::touched() {
+void StatusFeed::touched(std::string_view what) {
   if (waiting_) return;  // the push already waiting will show this change too
+  log::debug("status", what, " changed; pushing the status to its subscribers");
   waiting_ = true;
   const auto earliest = last_push_ + kMinInterval;
   const auto now = std::chrono::steady_clock::now();

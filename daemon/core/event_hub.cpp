@@ -26,8 +26,6 @@ std::string_view event_kind_name(EventKind kind) {
       return "log_line";
     case EventKind::PinSampled:
       return "pin_sampled";
-    case EventKind::StatusTouched:
-      return "status_touched";
     case EventKind::StatusChanged:
       return "status_changed";
     case EventKind::ResourcesChanged:

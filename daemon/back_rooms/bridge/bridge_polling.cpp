@@ -66,7 +66,7 @@ void McuBridge::for_each_pin(const std::function<void(const pins::BoardPin&)>& v
   for (const auto& name : present_) visit(*pins_.at(name).board);
 }
 
-void McuBridge::note_reading(std::string_view method, const json& result) {
+void McuBridge::note_reading(const json& result) {
   const auto number = result.is_object() ? result.find("pin") : result.end();
   if (number == result.end() || !number->is_number_integer()) return;
   for (const auto& name : present_) {

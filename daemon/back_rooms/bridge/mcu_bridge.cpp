@@ -167,9 +167,9 @@ void McuBridge::invoke(const std::string& method, json arguments, ToolReply repl
   }
   if (!reads_or_drives_pin(method)) return link_->call(method, arguments, std::move(reply));
   link_->call(method, arguments,
-              [weak = weak_from_this(), generation = generation_, method, reply = std::move(reply)](ToolResult result) {
+              [weak = weak_from_this(), generation = generation_, reply = std::move(reply)](ToolResult result) {
                 auto self = weak.lock();
-                if (self && result && generation == self->generation_) self->note_reading(method, *result);
+                if (self && result && generation == self->generation_) self->note_reading(*result);
                 reply(std::move(result));
               });
 }

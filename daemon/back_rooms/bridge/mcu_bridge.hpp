@@ -91,7 +91,7 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   void drain(std::size_t index);
   void invoke(const std::string& method, nlohmann::json arguments, ToolReply reply);
   // Keeps what a pin call's result says of the pin as its reading, and tells subscribers.
-  void note_reading(std::string_view method, const nlohmann::json& result);
+  void note_reading(const nlohmann::json& result);
   // Tells clients the pin resources changed (some came or went).
   void announce_pins_changed();
 
