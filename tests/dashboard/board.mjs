@@ -53,8 +53,10 @@ export async function lineClient(port) {
 }
 
 export class Board {
-  constructor({ token = "", bridge = false } = {}) {
+  // `extra`: more TOML appended to the configuration.
+  constructor({ token = "", bridge = false, extra = "" } = {}) {
     this.bridge = bridge;
+    this.extra = extra;
     this.dir = mkdtempSync(join(tmpdir(), "mcpud-dashboard-"));
     this.socketPath = join(this.dir, "mcpud.sock");
     this.configPath = join(this.dir, "mcpud.toml");
@@ -68,7 +70,7 @@ export class Board {
     const sim = readFileSync(SIM_CONFIG, "utf8").replace(/^listen = .*$/m, `listen = ["${this.tcp}"]`).replace(/^dbus = .*$/m, 'dbus = "none"');
     // get_info as a user-only tool: the page must mark it (and may still call it).
     const bridge = this.bridge ? `[[bridges]]\nid = "uno"\nport = "${this.link}"\nreset_wait_ms = 100\n` : "";
-    return `${sim}\n[mcp]\nuser_only_tools = ["get_info"]\n[http]\nlisten = "${this.http}"\ntoken = "${this.token}"\n${bridge}`;
+    return `${sim}\n[mcp]\nuser_only_tools = ["get_info"]\n[http]\nlisten = "${this.http}"\ntoken = "${this.token}"\n${bridge}${this.extra}`;
   }
 
   // mcu-sim on a pty linked at this.link; its stdout says what the device does ("pin 13 1").

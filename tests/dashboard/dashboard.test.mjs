@@ -132,6 +132,24 @@ test("the status is pushed: a TCP client that calls nothing shows within a secon
   await row.waitFor({ state: "detached", timeout: 1000 });
 });
 
+test("a retrying uplink shows when it dials next, and each retry is pushed", async () => {
+  // Port 1 on loopback refuses at once: the uplink retries every second at most.
+  const refused = new Board({ extra: '[uplink.services]\nserver = "127.0.0.1:1"\ntoken = "t"\nretry_max_ms = 1000\n' });
+  await refused.start();
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(`${refused.url}#status`);
+    const state = tab.locator("#status section", { hasText: "Uplinks" }).locator("td", { hasText: "retrying" });
+    await state.filter({ hasText: /next attempt at \d\d:\d\d:\d\d \((in \d+ s|now)\)/ }).waitFor();
+    const due = () => state.locator("[data-next-attempt]").getAttribute("data-next-attempt");
+    const first = await due();
+    await waitFor(async () => (await due()) !== first, "a later attempt to be shown");
+  } finally {
+    await tab.close();
+    await refused.stop();
+  }
+});
+
 test("a bridged microcontroller's pins are on the Board tab, live", { skip: !MCU_SIM && "mcu-sim is not built" }, async () => {
   const bridged = new Board({ bridge: true });
   await bridged.start();
