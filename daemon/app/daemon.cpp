@@ -34,6 +34,7 @@
 #include "mcpud/version.hpp"
 #include "pin_rows.hpp"
 #include "service_notifier.hpp"
+#include "status_feed.hpp"
 
 namespace mcpud::app {
 
@@ -137,6 +138,7 @@ struct Daemon::Wiring {
        [this] { return doors.token_required(); }},
       *activity,
       log_tail};
+  StatusFeed status_feed{io, events, [this] { return daemon_resources.status(); }};
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:
   // MCP/U clients are served either way.
@@ -183,6 +185,7 @@ struct Daemon::Wiring {
   void install_front_doors() {
     registry.on_change([this] { publish_if_tools_changed(); });
     registry.observe_calls(activity);
+    sessions.on_change([this] { events.touch_status("clients"); });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
                                                   auto described = pins::describe_pins(board.table());
@@ -248,6 +251,7 @@ struct Daemon::Wiring {
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
     open_dbus();
+    events.touch_status("listeners");
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '",
               pins::board_kind_name(config.board.kind), "', ", board.size(), " pins, ", registry.size(), " tools");
     return true;
@@ -284,7 +288,8 @@ struct Daemon::Wiring {
     doors.reconcile([this] { shutdown(); });
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
-    publish_if_tools_changed();  // [mcp] user_only_tools may have changed what is listed
+    publish_if_tools_changed();     // [mcp] user_only_tools may have changed what is listed
+    events.touch_status("reload");  // listeners, uplinks, bridges, the device's name
     log::info("daemon", "reloaded: ", board.size(), " pins, ", registry.size(), " tools");
     return {};
   }
@@ -293,6 +298,7 @@ struct Daemon::Wiring {
     if (stopped) return;  // the stdio client's end also calls this
     stopped = true;
     notifier.stopping();
+    status_feed.stop();
     uplinks.close();
     doors.close();
     if (dbus_service) dbus_service->close();

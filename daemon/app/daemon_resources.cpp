@@ -14,7 +14,9 @@ struct Resource {
   std::string_view description;
 };
 constexpr std::array<Resource, 3> kResources = {{
-    {"status", "The daemon: device, version, uptime, listeners, connected clients, uplinks and bridges"},
+    {"status",
+     "The daemon: device, version, uptime, listeners, connected clients, uplinks and bridges; subscribe for each "
+     "change"},
     {"activity", "The latest tool calls of every client (kept while someone subscribes); subscribe for each new one"},
     {"log", "The latest lines of the daemon's log; subscribe for each new one"},
 }};

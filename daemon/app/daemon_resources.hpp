@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The daemon's own MCP resources, beside the pins: mcpu://daemon/status (what
 // runs, who is connected, how to connect), mcpu://daemon/activity (the calls of
-// every client) and mcpu://daemon/log (the log tail). The last two can be
-// subscribed to. What the dashboard shows beyond tools and pins. Event loop only.
+// every client) and mcpu://daemon/log (the log tail). All three can be
+// subscribed to (the status through StatusFeed). What the dashboard shows beyond tools and pins. Event loop only.
 #pragma once
 
 #include <chrono>
@@ -29,8 +29,8 @@ class DaemonResources {
     std::function<std::string()> board;
     std::function<nlohmann::json()> listeners;  // [{kind, address, url?}]
     std::function<nlohmann::json()> clients;    // [{door, client}]
-    std::function<nlohmann::json()> uplinks;    // [{kind, server, connected, ...}]
-    std::function<nlohmann::json()> bridges;    // [{id, link, online, tools, last_error}]
+    std::function<nlohmann::json()> uplinks;    // [{kind, server, connected, next_attempt_ms?, ...}]
+    std::function<nlohmann::json()> bridges;    // [{id, link, online, tools, last_error, next_attempt_ms?}]
     std::function<bool()> token_required;       // the HTTP door asks for a bearer token
   };
 
@@ -44,10 +44,10 @@ class DaemonResources {
   bool has(std::string_view uri) const;
   // The resource's JSON value; RESOURCE_NOT_FOUND for other URIs.
   Result<nlohmann::json> read(std::string_view uri) const;
-
- private:
+  // What mcpu://daemon/status reads (and its updates carry).
   nlohmann::json status() const;
 
+ private:
   Context ctx_;
   const ActivityLog& activity_;
   const LogTail& log_;

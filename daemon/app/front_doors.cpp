@@ -182,6 +182,7 @@ bool FrontDoors::reconcile_http() {
     log::error("http", opened.error());
     return false;
   }
+  server->on_sessions_changed([&events = ctx_.events] { events.touch_status("clients"); });
   http_ = std::move(server);
   return true;
 }

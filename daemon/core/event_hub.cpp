@@ -26,6 +26,10 @@ std::string_view event_kind_name(EventKind kind) {
       return "log_line";
     case EventKind::PinSampled:
       return "pin_sampled";
+    case EventKind::StatusChanged:
+      return "status_changed";
+    case EventKind::ResourcesChanged:
+      return "resources_changed";
   }
   return "unknown";
 }

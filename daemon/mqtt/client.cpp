@@ -109,6 +109,9 @@ class Client::Session : public std::enable_shared_from_this<Session> {
   }
 
   bool connected() const { return connected_; }
+  std::optional<std::int64_t> next_attempt_ms() const {
+    return connected_ || stopping_ ? std::nullopt : redial_.next_attempt_unix_ms();
+  }
   std::uint64_t dropped() const { return outbox_.dropped() + saturated_drops_; }
 
   ConnectHandler on_connect_;
@@ -479,6 +482,7 @@ std::expected<void, std::string> Client::subscribe(const std::string& filter, in
 }
 void Client::stop() { session_->stop(); }
 bool Client::connected() const { return session_->connected(); }
+std::optional<std::int64_t> Client::next_attempt_ms() const { return session_->next_attempt_ms(); }
 std::uint64_t Client::dropped() const { return session_->dropped(); }
 
 }  // namespace mcpud::mqtt

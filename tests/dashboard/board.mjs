@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The simulated board for the dashboard tests: the real mcpud with the built-in
 // board's pins, MCP/U on TCP, a unix socket and HTTP (the dashboard) on ports of
-// its own, which stay the same across a kill and restart.
+// its own, which stay the same across a kill and restart. Optionally with a
+// bridged microcontroller: mcpud's own firmware as mcu-sim on a pty, as "uno".
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 
 const MCPUD = process.env.MCPUD_BINARY;
 const SIM_CONFIG = process.env.MCPUD_SIM_CONFIG;
+export const MCU_SIM = process.env.MCU_SIM; // unset when the firmware is not built
 if (!MCPUD || !SIM_CONFIG) throw new Error("set MCPUD_BINARY and MCPUD_SIM_CONFIG (ctest does)");
 
 // Resolves when `condition()` is true; rejects with `what` after `ms`.
@@ -39,6 +41,7 @@ export async function lineClient(port) {
     }
   });
   return {
+    localPort: socket.localPort,
     call(method, params) {
       const id = nextId++;
       socket.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
@@ -50,7 +53,10 @@ export async function lineClient(port) {
 }
 
 export class Board {
-  constructor({ token = "" } = {}) {
+  // `extra`: more TOML appended to the configuration.
+  constructor({ token = "", bridge = false, extra = "" } = {}) {
+    this.bridge = bridge;
+    this.extra = extra;
     this.dir = mkdtempSync(join(tmpdir(), "mcpud-dashboard-"));
     this.socketPath = join(this.dir, "mcpud.sock");
     this.configPath = join(this.dir, "mcpud.toml");
@@ -63,10 +69,21 @@ export class Board {
   config() {
     const sim = readFileSync(SIM_CONFIG, "utf8").replace(/^listen = .*$/m, `listen = ["${this.tcp}"]`).replace(/^dbus = .*$/m, 'dbus = "none"');
     // get_info as a user-only tool: the page must mark it (and may still call it).
-    return `${sim}\n[mcp]\nuser_only_tools = ["get_info"]\n[http]\nlisten = "${this.http}"\ntoken = "${this.token}"\n`;
+    const bridge = this.bridge ? `[[bridges]]\nid = "uno"\nport = "${this.link}"\nreset_wait_ms = 100\n` : "";
+    return `${sim}\n[mcp]\nuser_only_tools = ["get_info"]\n[http]\nlisten = "${this.http}"\ntoken = "${this.token}"\n${bridge}${this.extra}`;
+  }
+
+  // mcu-sim on a pty linked at this.link; its stdout says what the device does ("pin 13 1").
+  async startDevice() {
+    this.link = join(this.dir, "ttyACM0");
+    this.deviceOutput = "";
+    this.device = spawn(MCU_SIM, ["--link", this.link, "--adc", "0=1650"], { stdio: ["pipe", "pipe", "inherit"] });
+    this.device.stdout.on("data", (chunk) => (this.deviceOutput += chunk));
+    await waitFor(() => /^pty /m.test(this.deviceOutput), "mcu-sim to open its pty");
   }
 
   async start() {
+    if (this.bridge && !this.device) await this.startDevice();
     writeFileSync(this.configPath, this.config());
     let stderr = "";
     this.process = spawn(MCPUD, ["--config", this.configPath, "--unix", this.socketPath], { stdio: ["ignore", "ignore", "pipe"] });
@@ -88,6 +105,7 @@ export class Board {
   }
 
   async stop() {
+    this.device?.kill("SIGTERM");
     if (this.process?.exitCode === null) {
       const exited = new Promise((resolve) => this.process.once("exit", resolve));
       this.process.kill("SIGTERM");

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { Board, lineClient, waitFor } from "./board.mjs";
+import { Board, lineClient, waitFor, MCU_SIM } from "./board.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? "screenshots";
@@ -120,6 +120,79 @@ test("the activity shows calls from every client, and the status its clients", a
   await page.getByRole("tab", { name: "Connect" }).click();
   await page.locator("#connect pre", { hasText: board.socketPath }).first().waitFor();
   await page.locator("#connect pre", { hasText: `${board.url}mcp` }).first().waitFor();
+});
+
+test("the status is pushed: a TCP client that calls nothing shows within a second, and goes", async () => {
+  await page.getByRole("tab", { name: "Status" }).click();
+  await page.locator("#status td", { hasText: "mcpud-dashboard" }).first().waitFor();
+  const client = await lineClient(board.tcpPort);
+  const row = page.locator("#status td", { hasText: `127.0.0.1:${client.localPort}` });
+  await row.waitFor({ timeout: 1000 });
+  client.close();
+  await row.waitFor({ state: "detached", timeout: 1000 });
+});
+
+test("a retrying uplink shows when it dials next, and each retry is pushed", async () => {
+  // Port 1 on loopback refuses at once: the uplink retries every second at most.
+  const refused = new Board({ extra: '[uplink.services]\nserver = "127.0.0.1:1"\ntoken = "t"\nretry_max_ms = 1000\n' });
+  await refused.start();
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(`${refused.url}#status`);
+    const state = tab.locator("#status section", { hasText: "Uplinks" }).locator("td", { hasText: "retrying" });
+    await state.filter({ hasText: /next attempt at \d\d:\d\d:\d\d \((in \d+ s|now)\)/ }).waitFor();
+    const due = () => state.locator("[data-next-attempt]").getAttribute("data-next-attempt");
+    const first = await due();
+    await waitFor(async () => (await due()) !== first, "a later attempt to be shown");
+  } finally {
+    await tab.close();
+    await refused.stop();
+  }
+});
+
+test("a bridged microcontroller's pins are on the Board tab, live", { skip: !MCU_SIM && "mcu-sim is not built" }, async () => {
+  const bridged = new Board({ bridge: true });
+  await bridged.start();
+  const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  tab.on("pageerror", (error) => errors.push(String(error)));
+  try {
+    await tab.goto(bridged.url);
+    const card = (name) => tab.locator(`article[data-pin="${name}"]`);
+    // The device comes online after the page loaded, or before: either way its pins appear.
+    await card("uno__sensor").waitFor({ timeout: 20000 });
+    await card("uno__led").waitFor();
+    assert.equal(await card("uno__sensor").locator(".badge.device").textContent(), "uno");
+    // The sensor reads the injected 1650 mV: 338 of 1023 ADC counts; its plot grows with drained samples.
+    await tab.waitForFunction(() => {
+      const shown = Number.parseInt(document.querySelector('article[data-pin="uno__sensor"] output').textContent);
+      return Math.abs(shown - 338) <= 2;
+    }, null, { timeout: 10000 });
+    const samples = () => card("uno__sensor").locator("svg.plot").getAttribute("data-samples").then(Number);
+    const first = await samples();
+    await waitFor(async () => (await samples()) > first, "the uno__sensor plot to grow");
+    // The page's switch drives the device's LED; a write from elsewhere shows within a second.
+    await card("uno__led").getByRole("switch").click();
+    await waitFor(() => /^pin 13 1$/m.test(bridged.deviceOutput), "the device's pin 13 to go high");
+    await card("uno__led").locator('[role=switch][aria-checked="true"]').waitFor();
+    const client = await lineClient(bridged.tcpPort);
+    await client.call("uno__gpio_write", { pin: 13, value: false });
+    client.close();
+    await tab.waitForFunction(
+      () => document.querySelector('article[data-pin="uno__led"] [role=switch]').getAttribute("aria-checked") === "false",
+      null,
+      { timeout: 1000 },
+    );
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await tab.screenshot({ path: join(SCREENSHOTS, "dashboard-bridged.png") });
+    // The device goes: its pins leave the page.
+    bridged.device.kill("SIGTERM");
+    await card("uno__led").waitFor({ state: "detached", timeout: 10000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await tab.close();
+    await bridged.stop();
+  }
 });
 
 test("screenshots at desktop and phone widths", async () => {

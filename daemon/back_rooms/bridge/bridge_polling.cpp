@@ -62,6 +62,32 @@ void McuBridge::adopt_pins(const DeviceManifest& manifest) {
   }
 }
 
+void McuBridge::for_each_pin(const std::function<void(const pins::BoardPin&)>& visit) const {
+  for (const auto& name : present_) visit(*pins_.at(name).board);
+}
+
+void McuBridge::note_reading(const json& result) {
+  const auto number = result.is_object() ? result.find("pin") : result.end();
+  if (number == result.end() || !number->is_number_integer()) return;
+  for (const auto& name : present_) {
+    auto& pin = *pins_.at(name).board;
+    if (pin.number() != number->get<int>()) continue;
+    pin.reading = json::object();
+    for (const auto* key : {"value", "duty", "volts"}) {
+      if (result.contains(key)) pin.reading[key] = result[key];
+    }
+    if (events_.listener_count() == 0) return;
+    json data = pin.reading;
+    data["pin"] = pin.number();
+    data["name"] = pin.name();
+    data["device"] = config_.id;
+    events_.publish({EventKind::PinChanged, pin.name(), std::move(data), nullptr});
+    return;
+  }
+}
+
+void McuBridge::announce_pins_changed() { events_.publish({EventKind::ResourcesChanged, owner(), nullptr, nullptr}); }
+
 void McuBridge::start_polling(const DeviceManifest& manifest) {
   for (const auto& tool : manifest.tools) {
     if (!tool.polling_ms) continue;
@@ -142,7 +168,11 @@ void McuBridge::drain(std::size_t index) {
              log::debug("bridge", task.pin->board->name(), ": ", samples.error().message);
              return;
            }
-           for (const auto& sample : *samples) task.pin->board->sampler->add(sample.value, sample.timestamp_ms);
+           auto& pin = *task.pin;
+           for (const auto& sample : *samples) {
+             pin.board->sampler->add(sample.value, sample.timestamp_ms);
+             pin.push.add(*pin.board, sample.value, sample.timestamp_ms, self->events_);
+           }
          });
 }
 

@@ -64,6 +64,10 @@ pins::BoardPin* BridgeSet::find_pin(std::string_view name) {
   return nullptr;
 }
 
+void BridgeSet::for_each_pin(const std::function<void(const pins::BoardPin&)>& visit) const {
+  for (const auto& bridge : bridges_) bridge->for_each_pin(visit);
+}
+
 void BridgeSet::describe_pins(nlohmann::json& out) const {
   for (const auto& bridge : bridges_) bridge->describe_pins(out);
 }
@@ -75,11 +79,13 @@ nlohmann::json BridgeSet::status(const ToolRegistry& registry) const {
     const auto owner = bridge->owner();
     const auto tools = std::count_if(registry.tools().begin(), registry.tools().end(),
                                      [&](const auto& tool) { return tool->owner == owner; });
-    out.push_back({{"id", config.id},
-                   {"link", config.port.empty() ? "tcp " + config.tcp : "serial " + config.port},
-                   {"online", bridge->ready()},
-                   {"tools", tools},
-                   {"last_error", bridge->last_failure()}});
+    nlohmann::json row = {{"id", config.id},
+                          {"link", config.port.empty() ? "tcp " + config.tcp : "serial " + config.port},
+                          {"online", bridge->ready()},
+                          {"tools", tools},
+                          {"last_error", bridge->last_failure()}};
+    if (const auto next = bridge->next_attempt_ms()) row["next_attempt_ms"] = *next;
+    out.push_back(std::move(row));
   }
   return out;
 }

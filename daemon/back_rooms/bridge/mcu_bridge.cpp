@@ -12,7 +12,12 @@ using nlohmann::json;
 
 namespace {
 constexpr std::uint32_t kFirstRetryMs = 250;
+
+// The device's pin tools whose results say a pin's value: kept as its reading.
+bool reads_or_drives_pin(std::string_view method) {
+  return method == "gpio_write" || method == "gpio_read" || method == "pwm_write" || method == "adc_read";
 }
+}  // namespace
 
 McuBridge::McuBridge(boost::asio::io_context& io, BridgeConfig config, ToolRegistry& registry, EventHub& events)
     : io_(io),
@@ -36,6 +41,7 @@ void McuBridge::stop() {
   timer_.cancel();
   redial_.cancel();
   go_away();
+  events_.touch_status("bridges");
 }
 
 void McuBridge::retry_now() {
@@ -104,6 +110,8 @@ void McuBridge::on_manifest(std::uint64_t generation, const json& info, const js
   adopt_pins(*manifest);
   register_tools(*manifest);
   start_polling(*manifest);
+  if (!present_.empty()) announce_pins_changed();
+  events_.touch_status("bridges");
   log::info("bridge", config_.id, ": connected to '",
             info.value("device", json("?")).is_string() ? info.value("device", "?") : "?", "' on ",
             config_.port.empty() ? config_.tcp : config_.port, ": ", manifest->tools.size(), " tools, ",
@@ -125,13 +133,17 @@ void McuBridge::fail(std::uint64_t generation, const Error& reason) {
   }
   last_failure_ = reason.message;
   schedule_retry();
+  events_.touch_status("bridges");  // offline, and when it tries again
 }
 
 // Removes what the device contributed and fails its calls in flight.
 void McuBridge::go_away() {
   pollers_.clear();
   drains_.clear();
+  const bool had_pins = !present_.empty();
+  for (const auto& name : present_) pins_.at(name).board->reading = nullptr;  // a device may restart: outputs reset
   present_.clear();
+  if (had_pins) announce_pins_changed();
   if (link_) {
     link_->close(Error::domain(DomainError::DeviceDisconnected, config_.id + ": device disconnected"));
     link_.reset();
@@ -153,7 +165,13 @@ void McuBridge::invoke(const std::string& method, json arguments, ToolReply repl
     reply(std::unexpected(Error::domain(DomainError::DeviceDisconnected, config_.id + ": device not connected")));
     return;
   }
-  link_->call(method, arguments, std::move(reply));
+  if (!reads_or_drives_pin(method)) return link_->call(method, arguments, std::move(reply));
+  link_->call(method, arguments,
+              [weak = weak_from_this(), generation = generation_, reply = std::move(reply)](ToolResult result) {
+                auto self = weak.lock();
+                if (self && result && generation == self->generation_) self->note_reading(*result);
+                reply(std::move(result));
+              });
 }
 
 void McuBridge::register_tools(const DeviceManifest& manifest) {

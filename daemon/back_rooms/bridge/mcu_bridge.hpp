@@ -26,6 +26,7 @@
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/io/redial.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "mcpud/pins/sample_push.hpp"
 #include "mcu_link.hpp"
 
 namespace mcpud::bridge {
@@ -50,6 +51,10 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   bool ready() const { return state_ == State::Ready; }
   // Why the last connection attempt failed; empty once connected.
   const std::string& last_failure() const { return last_failure_; }
+  // When the next connection attempt is due (Unix ms), while waiting to retry.
+  std::optional<std::int64_t> next_attempt_ms() const {
+    return state_ == State::Waiting ? redial_.next_attempt_unix_ms() : std::nullopt;
+  }
   // Discovery has ended, well (ready) or not (waiting to retry).
   bool settled() const { return state_ == State::Ready || state_ == State::Waiting; }
 
@@ -57,6 +62,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   pins::BoardPin* find_pin(std::string_view name);
   // Appends the device's pins (MCP/U pin registry entries) to `out`.
   void describe_pins(nlohmann::json& out) const;
+  // Visits the device's pins while it is present.
+  void for_each_pin(const std::function<void(const pins::BoardPin&)>& visit) const;
   // The latest result of each polled tool, by prefixed tool name.
   const std::map<std::string, nlohmann::json>& polled() const { return polled_; }
 
@@ -83,6 +90,10 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   void schedule_drain(std::size_t index);
   void drain(std::size_t index);
   void invoke(const std::string& method, nlohmann::json arguments, ToolReply reply);
+  // Keeps what a pin call's result says of the pin as its reading, and tells subscribers.
+  void note_reading(const nlohmann::json& result);
+  // Tells clients the pin resources changed (some came or went).
+  void announce_pins_changed();
 
   boost::asio::io_context& io_;
   BridgeConfig config_;
@@ -101,6 +112,7 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
     std::unique_ptr<pins::BoardPin> board;  // name, number, description, sample history
     std::string type;                       // as the device says ("adc_input", or its own)
     std::unique_ptr<BufferDrain> drain;     // buffered pins; kept across reconnects to avoid duplicates
+    pins::SamplePush push;                  // drained samples for mcpu://samples/<name> subscribers
   };
   std::map<std::string, RemotePin, std::less<>> pins_;
   std::vector<std::string> present_;

@@ -11,10 +11,12 @@ namespace {
 
 using nlohmann::json;
 
-// A bridged device's pin has no handle here: what mcpud knows of it is the
-// history its device reported, and its tools are the device's own.
+// A bridged device's pin has no handle here: what mcpud knows of it is what
+// its device last reported (a call's result, the history it samples), and its
+// tools are the device's own.
 void add_bridged(const BoardPin& pin, json& out) {
   out["device"] = pin.device;
+  if (pin.reading.is_object()) out.update(pin.reading);
   if (!pin.sampler || pin.sampler->summary().count == 0) return;
   out["value"] = pin.sampler->summary().latest;
   out["timestamp_ms"] = pin.sampler->summary().latest_timestamp_ms;
@@ -54,18 +56,22 @@ Result<void> add_value(BoardPin& pin, json& out) {
   return {};
 }
 
+json pin_resource_entry(const BoardPin& pin) {
+  const std::string type(hal::pin_type_name(pin.type()));
+  const std::string device = pin.device.empty() ? "" : "[" + pin.device + "] ";
+  return {{"uri", std::string(kPinUriPrefix) + pin.name()},
+          {"name", pin.name()},
+          {"description", device + (pin.config.description.empty() ? type + " pin " + std::to_string(pin.number())
+                                                                   : pin.config.description + " (" + type + ")")},
+          {"mimeType", "application/json"}};
+}
+
 }  // namespace
 
 json list_pin_resources(const PinTable& pins) {
   json out = json::array();
-  for (const auto& pin : pins.pins()) {
-    const std::string type(hal::pin_type_name(pin->type()));
-    out.push_back({{"uri", std::string(kPinUriPrefix) + pin->name()},
-                   {"name", pin->name()},
-                   {"description", pin->config.description.empty() ? type + " pin " + std::to_string(pin->number())
-                                                                   : pin->config.description + " (" + type + ")"},
-                   {"mimeType", "application/json"}});
-  }
+  for (const auto& pin : pins.pins()) out.push_back(pin_resource_entry(*pin));
+  pins.for_each_foreign([&](const BoardPin& pin) { out.push_back(pin_resource_entry(pin)); });
   return out;
 }
 

@@ -12,8 +12,8 @@
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "mcpud/pins/sample_push.hpp"
 #include "pin_edges.hpp"
-#include "sample_push.hpp"
 
 namespace mcpud::pins {
 namespace {

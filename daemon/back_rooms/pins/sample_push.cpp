@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Batched live samples for subscribers of mcpu://samples/<pin>.
-#include "sample_push.hpp"
+#include "mcpud/pins/sample_push.hpp"
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/pins/pin_table.hpp"

@@ -25,7 +25,8 @@ constexpr std::array kUriKinds = {UriKind{EventKind::PinEvent, "mcpu://pins/"},
                                   UriKind{EventKind::ToolPolled, "mcpu://tools/"},
                                   UriKind{EventKind::PinSampled, "mcpu://samples/"},
                                   UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
-                                  UriKind{EventKind::LogLine, "mcpu://daemon/log", false}};
+                                  UriKind{EventKind::LogLine, "mcpu://daemon/log", false},
+                                  UriKind{EventKind::StatusChanged, "mcpu://daemon/status", false}};
 
 bool names(const UriKind& entry, std::string_view uri) {
   if (!entry.per_source) return uri == entry.prefix;
@@ -85,13 +86,17 @@ Result<void> check_subscribable(std::string_view uri, std::string_view field) {
   return std::unexpected(Error::invalid_params(
       std::string(field) + ": '" + std::string(uri) +
       "' is not a subscribable resource (expected mcpu://pins/<name>, mcpu://serial/<session_id>, "
-      "mcpu://tools/<name>, mcpu://samples/<pin>, mcpu://daemon/activity or mcpu://daemon/log)"));
+      "mcpu://tools/<name>, mcpu://samples/<pin>, mcpu://daemon/activity, mcpu://daemon/log or mcpu://daemon/status)"));
 }
 
 void deliver(rpc::Client& client, const ClientSession& session, const Event& event) {
   if (event.audience && event.audience != client.caller.identity) return;  // another client's
   if (event.kind == EventKind::ToolsChanged) {
     if (client.mcp_initialized) client.notify("notifications/tools/list_changed", json::object());
+    return;
+  }
+  if (event.kind == EventKind::ResourcesChanged) {
+    if (client.mcp_initialized) client.notify("notifications/resources/list_changed", json::object());
     return;
   }
   if (event.kind == EventKind::Log) {

@@ -46,7 +46,7 @@ json initialize_result(const McpServer& server, const std::string& version) {
   return {{"protocolVersion", version},
           {"capabilities",
            {{"tools", {{"listChanged", true}}},
-            {"resources", {{"subscribe", true}, {"listChanged", false}}},
+            {"resources", {{"subscribe", true}, {"listChanged", true}}},
             {"logging", json::object()}}},
           {"serverInfo", {{"name", server.device()}, {"version", server.version}}},
           {"instructions", "Tools of the board '" + server.device() +

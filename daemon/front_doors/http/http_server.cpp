@@ -95,11 +95,15 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   // Ends sessions that have had no request and no stream for a while.
   void expire_idle() {
     const auto now = std::chrono::steady_clock::now();
-    std::erase_if(sessions, [&](auto& entry) {
+    const auto expired = std::erase_if(sessions, [&](auto& entry) {
       const bool idle = !entry.second->has_stream() && now - entry.second->last_used > kIdleSession;
       if (idle) entry.second->end();
       return idle;
     });
+    if (expired > 0) sessions_changed();
+  }
+  void sessions_changed() const {
+    if (on_sessions_changed) on_sessions_changed();
   }
 
   HttpOptions options;
@@ -108,6 +112,7 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   io::Acceptor<tcp> acceptor;
   std::unordered_map<std::string, std::shared_ptr<McpHttpSession>> sessions;
   std::map<HttpConnection*, std::weak_ptr<HttpConnection>> connections;
+  std::function<void()> on_sessions_changed;
   bool closed = false;
 };
 
@@ -368,6 +373,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     session->caller.peer = peer_.substr(0, peer_.rfind(':'));  // the port changes with every connection
     session->group = group_;
     state_->sessions.emplace(session->id(), session);
+    state_->sessions_changed();
     log::debug("http", peer_, ": new MCP session ", session->id());
     return session;
   }
@@ -396,6 +402,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     if (it == state_->sessions.end()) return reply_error(http::status::not_found, "Unknown or ended session");
     it->second->end();
     state_->sessions.erase(it);
+    state_->sessions_changed();
     log::debug("http", peer_, ": ended MCP session ", id);
     send(text_response(http::status::ok, ""));
   }
@@ -579,6 +586,10 @@ void HttpServer::close() {
   for (auto& [raw, weak] : connections) {
     if (auto connection = weak.lock()) connection->close();
   }
+}
+
+void HttpServer::on_sessions_changed(std::function<void()> changed) {
+  state_->on_sessions_changed = std::move(changed);
 }
 
 void HttpServer::for_each_session(const std::function<void(const rpc::Client&)>& visit) const {

@@ -153,6 +153,7 @@ void AssistantUplink::on_established(const std::string& session_id) {
   failures_ = 0;
   last_error_.clear();
   redial_.connected();
+  ctx_.events.touch_status("uplinks");
 }
 
 void AssistantUplink::on_ended(const std::string& why, bool was_established) {
@@ -171,6 +172,7 @@ void AssistantUplink::on_ended(const std::string& why, bool was_established) {
   redial_.later([this] {
     if (!stopped_) connect();
   });
+  ctx_.events.touch_status("uplinks");  // retrying, and when
 }
 
 json AssistantUplink::status() const {

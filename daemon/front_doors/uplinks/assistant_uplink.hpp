@@ -57,6 +57,10 @@ class AssistantUplink {
   nlohmann::json status() const;
   // ("assistant-ws" or "assistant-mqtt", peer) while a session is established, for ListClients.
   std::optional<std::pair<std::string, std::string>> client_row() const;
+  // When the next connection attempt is due (Unix ms), while waiting to retry.
+  std::optional<std::int64_t> next_attempt_ms() const {
+    return stopped_ || session_ ? std::nullopt : redial_.next_attempt_unix_ms();
+  }
 
  private:
   void adopt(AssistantUplinkConfig config);

@@ -78,6 +78,9 @@ void FleetUplink::start() {
   client_.on_connect([weak] {
     if (auto self = weak.lock()) self->connected_to_broker();
   });
+  client_.on_disconnect([weak](const std::string&) {
+    if (auto self = weak.lock()) self->ctx_.events.touch_status("uplinks");
+  });
   client_.on_message([weak](const mqtt::Message& message) {
     if (auto self = weak.lock()) self->on_request(message);
   });
@@ -115,6 +118,7 @@ std::string FleetUplink::peer() const {
 }
 
 void FleetUplink::connected_to_broker() {
+  ctx_.events.touch_status("uplinks");
   (void)client_.publish({topics_.status(), "online", 1, true});
   publish_info();
 }

@@ -9,9 +9,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -51,6 +53,8 @@ class FleetUplink : public std::enable_shared_from_this<FleetUplink> {
   void close();
 
   bool connected() const { return client_.connected(); }
+  // When the next connection attempt to the broker is due (Unix ms), while waiting to retry.
+  std::optional<std::int64_t> next_attempt_ms() const { return client_.next_attempt_ms(); }
   // "host:port mcpud/<device>": the broker and the device's topics.
   std::string peer() const;
 

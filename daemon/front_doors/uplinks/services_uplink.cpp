@@ -63,6 +63,7 @@ void ServicesUplink::stop() {
   redial_.cancel();
   for (auto* timer : {&connect_timer_, &ping_timer_, &register_timer_, &stall_timer_}) timer->cancel();
   turns_.fail_all(Error::domain(DomainError::UplinkNotConnected, "the services uplink stopped"));
+  ctx_.events.touch_status("uplinks");
 }
 
 void ServicesUplink::connect() {
@@ -109,6 +110,7 @@ void ServicesUplink::on_connected(std::uint64_t generation) {
   heard_ = false;
   registered_ = nullptr;
   log::info(kCategory, "connected to ", config_.server, " (", peer_, config_.tls ? ", TLS verified" : "", ")");
+  ctx_.events.touch_status("uplinks");
   // The server closes a connection whose AUTH is not there within 5 s: first thing out.
   send(FrameType::Auth, kSystemTaskId, 0, auth_content(config_.token, config_.voice_id, config_.lang, config_.format));
   send_register();
@@ -404,6 +406,7 @@ void ServicesUplink::schedule_retry() {
     auto self = weak.lock();
     if (self && self->state_ == State::Waiting) self->connect();
   });
+  ctx_.events.touch_status("uplinks");  // retrying, and when
 }
 
 }  // namespace mcpud::uplinks

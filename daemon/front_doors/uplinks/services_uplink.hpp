@@ -49,6 +49,10 @@ class ServicesUplink : public std::enable_shared_from_this<ServicesUplink> {
   const ServicesUplinkConfig& config() const { return config_; }
   bool connected() const { return state_ == State::Connected; }
   const std::string& peer() const { return peer_; }
+  // When the next connection attempt is due (Unix ms), while waiting to retry.
+  std::optional<std::int64_t> next_attempt_ms() const {
+    return state_ == State::Waiting ? redial_.next_attempt_unix_ms() : std::nullopt;
+  }
 
   // Sends a new register (after register_delay_ms) if the offered services changed.
   void refresh_services() { schedule_register(); }

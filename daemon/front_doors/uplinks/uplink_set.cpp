@@ -85,18 +85,30 @@ void UplinkSet::reconcile_fleet() {
   }
 }
 
+namespace {
+// A retrying uplink says when it dials next.
+nlohmann::json with_next_attempt(nlohmann::json row, std::optional<std::int64_t> next_attempt_ms) {
+  if (next_attempt_ms) row["next_attempt_ms"] = *next_attempt_ms;
+  return row;
+}
+}  // namespace
+
 nlohmann::json UplinkSet::status() const {
   nlohmann::json out = nlohmann::json::array();
   if (services_)
-    out.push_back(
-        {{"kind", "services"}, {"server", services_->config().server}, {"connected", services_->connected()}});
-  if (fleet_) out.push_back({{"kind", "fleet"}, {"server", fleet_->peer()}, {"connected", fleet_->connected()}});
+    out.push_back(with_next_attempt(
+        {{"kind", "services"}, {"server", services_->config().server}, {"connected", services_->connected()}},
+        services_->next_attempt_ms()));
+  if (fleet_)
+    out.push_back(with_next_attempt({{"kind", "fleet"}, {"server", fleet_->peer()}, {"connected", fleet_->connected()}},
+                                    fleet_->next_attempt_ms()));
   if (assistant_) {
     auto row = assistant_->client_row();
-    out.push_back({{"kind", "assistant"},
-                   {"server", row ? row->second : ""},
-                   {"connected", row.has_value()},
-                   {"status", assistant_->status()}});
+    out.push_back(with_next_attempt({{"kind", "assistant"},
+                                     {"server", row ? row->second : ""},
+                                     {"connected", row.has_value()},
+                                     {"status", assistant_->status()}},
+                                    assistant_->next_attempt_ms()));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // channel (stdin/stdout) injects voltages and reports pin changes.
 
 #include <filesystem>
+#include <functional>
 
 #include "support/daemon_process.hpp"
 #include "support/fixtures.hpp"
@@ -125,6 +126,79 @@ TEST_F(BridgeFirmware, McuSimWithoutSchemasGetsFallbackSchemas) {
   EXPECT_EQ(tool("uno__gpio_write")["inputSchema"]["required"], json({"pin", "value"}));
   EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", kLed}, {"value", 1}}), -32602));
   expect_led_follows();
+}
+
+// The messages `client` receives until one satisfies `wanted` (returned); null if none in time.
+json next_message(LineClient& client, const std::function<bool(const json&)>& wanted, Deadline deadline = 10s) {
+  for (;;) {
+    const auto line = client.read_line(deadline);
+    if (!line) return nullptr;
+    json message = json::parse(*line, nullptr, false);
+    if (wanted(message)) return message;
+  }
+}
+
+json read_resource(LineClient& client, const std::string& uri) {
+  const json read = client.result("resources/read", {{"uri", uri}}, 10s);
+  return json::parse(read["contents"][0]["text"].get<std::string>());
+}
+
+bool lists(LineClient& client, const std::string& uri) {
+  const json listed = client.result("resources/list", json::object(), 10s);
+  for (const auto& resource : listed["resources"]) {
+    if (resource["uri"] == uri) return true;
+  }
+  return false;
+}
+
+TEST_F(BridgeFirmware, McuSimPinsArePinResourcesWithLiveValuesThatComeAndGo) {
+  start({MCU_SIM_BINARY});
+  ASSERT_TRUE(eventually([&] { return lists(*client_, "mcpu://pins/uno__led"); }, 10s));
+  EXPECT_TRUE(lists(*client_, "mcpu://pins/uno__sensor"));
+
+  // A buffered pin: its type, device, sampling and latest sample.
+  json sensor;
+  ASSERT_TRUE(eventually(
+      [&] {
+        sensor = read_resource(*client_, "mcpu://pins/uno__sensor");
+        return sensor.contains("value");
+      },
+      30s))
+      << sensor.dump();
+  EXPECT_EQ(sensor["type"], "adc_input");
+  EXPECT_EQ(sensor["device"], "uno");
+  EXPECT_EQ(sensor["pin"], kSensor);
+  EXPECT_TRUE(sensor.contains("sampling"));
+  EXPECT_NEAR(sensor["value"].get<double>(), 1650.0 * 1023 / 5000, 2);
+
+  // An output: no value until the device reports one; then pushed to subscribers, and read.
+  auto watcher = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(watcher);
+  watcher->result("initialize",
+                  {{"protocolVersion", "2025-06-18"},
+                   {"capabilities", json::object()},
+                   {"clientInfo", {{"name", "watcher"}, {"version", "1"}}}},
+                  10s);
+  EXPECT_EQ(watcher->result("resources/subscribe", {{"uri", "mcpu://pins/uno__led"}}), json::object());
+  EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", kLed}, {"value", true}}, 10s)["value"], true);
+  const json changed = next_message(*watcher, [](const json& m) {
+    return m.value("method", "") == "notifications/resources/updated" && m["params"]["uri"] == "mcpu://pins/uno__led";
+  });
+  ASSERT_FALSE(changed.is_null()) << "no update of the bridged pin was pushed";
+  EXPECT_EQ(changed["params"]["event"], "pin_changed");
+  EXPECT_EQ(changed["params"]["data"]["value"], true);
+  EXPECT_EQ(changed["params"]["data"]["name"], "uno__led");
+  const json led = read_resource(*client_, "mcpu://pins/uno__led");
+  EXPECT_EQ(led["type"], "digital_output");
+  EXPECT_EQ(led["value"], true);
+
+  // The device goes: its pins leave the list, and MCP clients are told.
+  device_.reset();
+  const json gone = next_message(
+      *watcher, [](const json& m) { return m.value("method", "") == "notifications/resources/list_changed"; });
+  EXPECT_FALSE(gone.is_null()) << "no resources/list_changed when the device went away";
+  EXPECT_FALSE(lists(*client_, "mcpu://pins/uno__led"));
+  EXPECT_TRUE(is_error(client_->call("resources/read", {{"uri", "mcpu://pins/uno__led"}}), -32002));
 }
 
 #if MCU_HAVE_AVR

@@ -54,7 +54,9 @@ class McpDialect : public ::testing::Test {
               return std::unexpected(
                   Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
             },
-            [](std::string_view uri, const Caller&) { return uri == "mcpu://pins/led" || uri == "mcpu://serial/1"; }};
+            [](std::string_view uri, const Caller&) {
+              return uri == "mcpu://pins/led" || uri == "mcpu://serial/1" || uri == "mcpu://daemon/status";
+            }};
   }
 
   // The parsed reply to one request line from `client`.
@@ -86,6 +88,7 @@ TEST_F(McpDialect, Initialize_AnswersTheClientsVersionWhenSupported) {
   EXPECT_EQ(reply["result"]["serverInfo"], json::parse(R"({"name":"board-1","version":"1.2.3"})"));
   EXPECT_EQ(reply["result"]["capabilities"]["tools"]["listChanged"], true);
   EXPECT_EQ(reply["result"]["capabilities"]["resources"]["subscribe"], true);
+  EXPECT_EQ(reply["result"]["capabilities"]["resources"]["listChanged"], true);
 }
 
 TEST_F(McpDialect, NegotiateVersion_FallsBackToNewestForMissingOrOddValues) {
@@ -184,6 +187,24 @@ TEST_F(McpDialect, ToolsChanged_ReachesOnlyInitializedClients) {
   ASSERT_EQ(client.pushed.size(), 1u);
   EXPECT_EQ(client.pushed[0],
             json::parse(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}})"));
+}
+
+TEST_F(McpDialect, ResourcesChanged_ReachesOnlyInitializedClients) {
+  hub.publish({EventKind::ResourcesChanged, "bridge:uno", nullptr});
+  EXPECT_TRUE(client.pushed.empty());
+  call("initialize", json::object());
+  hub.publish({EventKind::ResourcesChanged, "bridge:uno", nullptr});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0],
+            json::parse(R"({"jsonrpc":"2.0","method":"notifications/resources/list_changed","params":{}})"));
+}
+
+TEST_F(McpDialect, StatusSubscribers_GetTheWholeStatus) {
+  EXPECT_EQ(call("resources/subscribe", {{"uri", "mcpu://daemon/status"}})["result"], json::object());
+  hub.publish({EventKind::StatusChanged, "daemon", {{"device", "board-1"}}});
+  ASSERT_EQ(client.pushed.size(), 1u);
+  EXPECT_EQ(client.pushed[0]["params"],
+            json::parse(R"({"uri":"mcpu://daemon/status","event":"status_changed","data":{"device":"board-1"}})"));
 }
 
 TEST_F(McpDialect, Subscriptions_DeliverOnlyTheSubscribedUris) {

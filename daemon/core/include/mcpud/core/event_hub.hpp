@@ -21,17 +21,19 @@
 namespace mcpud {
 
 enum class EventKind {
-  ToolsChanged,  // the tool set changed (reload, a bridged device came or went)
-  PinEvent,      // source: pin name; data: {pin, name, type, value, threshold?, timestamp_ms, seq}
-  PinChanged,    // source: pin name; data: {pin, name, value}: an output was driven
-  SerialData,    // source: serial session id; data: {session_id, port, data, encoding, bytes}
-  ToolPolled,    // source: tool name; data: the latest result of a polled tool
-  Log,           // source: category; data: {level, message}: something a client should see
-  ToolCalled,    // source: tool name; data: {door, client, tool, arguments, ok, error?, duration_ms, ...}
-  LogLine,       // source: category; data: {seq, time_ms, level, category, message}: one line of the log
-  PinSampled,    // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
+  ToolsChanged,      // the tool set changed (reload, a bridged device came or went)
+  PinEvent,          // source: pin name; data: {pin, name, type, value, threshold?, timestamp_ms, seq}
+  PinChanged,        // source: pin name; data: {pin, name, value}: an output was driven
+  SerialData,        // source: serial session id; data: {session_id, port, data, encoding, bytes}
+  ToolPolled,        // source: tool name; data: the latest result of a polled tool
+  Log,               // source: category; data: {level, message}: something a client should see
+  ToolCalled,        // source: tool name; data: {door, client, tool, arguments, ok, error?, duration_ms, ...}
+  LogLine,           // source: category; data: {seq, time_ms, level, category, message}: one line of the log
+  PinSampled,        // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
+  StatusChanged,     // source: "daemon"; data: the daemon's status, as mcpu://daemon/status reads it
+  ResourcesChanged,  // source: who changed them ("bridge:uno"); no data: the resource list changed
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::PinSampled) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::ResourcesChanged) + 1;
 std::string_view event_kind_name(EventKind kind);
 
 struct Event {
@@ -95,10 +97,20 @@ class EventHub {
   // Whether some subscriber holds an Interest in `kind` now.
   bool wanted(EventKind kind) const { return (*interest_)[static_cast<std::size_t>(kind)] > 0; }
 
+  // Something the daemon status shows changed (`what`: "clients", "uplinks", ...).
+  // Tells the one status watcher, and only while some subscriber wants
+  // StatusChanged: one comparison otherwise.
+  void touch_status(std::string_view what) {
+    if (status_watcher_ && wanted(EventKind::StatusChanged)) status_watcher_(what);
+  }
+  // Sets (or with nullptr clears) who builds StatusChanged events from touches.
+  void watch_status(std::function<void(std::string_view what)> watcher) { status_watcher_ = std::move(watcher); }
+
  private:
   std::shared_ptr<std::map<std::uint64_t, Listener>> listeners_ = std::make_shared<std::map<std::uint64_t, Listener>>();
   std::shared_ptr<Interest::Counts> interest_ = std::make_shared<Interest::Counts>();
   std::uint64_t next_id_ = 1;
+  std::function<void(std::string_view)> status_watcher_;
 };
 
 }  // namespace mcpud

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -47,6 +48,14 @@ class Redial {
 
   // When the waiting attempt is due; nothing when none waits.
   std::optional<std::chrono::steady_clock::time_point> next_attempt() const { return due_; }
+  // The same as Unix time in milliseconds, for people and pages; nothing when
+  // none waits or the attempt is already under way.
+  std::optional<std::int64_t> next_attempt_unix_ms() const {
+    const auto now = std::chrono::steady_clock::now();
+    if (!due_ || *due_ <= now) return std::nullopt;
+    const auto wall = std::chrono::system_clock::now() + (*due_ - now);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(wall.time_since_epoch()).count();
+  }
 
  private:
   boost::asio::steady_timer timer_;

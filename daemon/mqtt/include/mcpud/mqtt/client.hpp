@@ -10,9 +10,11 @@
 // Event loop only; not thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <expected>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -57,6 +59,8 @@ class Client {
   void stop();
 
   bool connected() const;
+  // When the next connection attempt is due (Unix ms), while waiting to retry.
+  std::optional<std::int64_t> next_attempt_ms() const;
   // Messages refused or pushed out of the queue so far.
   std::uint64_t dropped() const;
 

@@ -43,9 +43,10 @@ class BridgeSet final : public pins::ForeignPins {
   bool discovery_settled() const;
 
   pins::BoardPin* find_pin(std::string_view name) override;
+  void for_each_pin(const std::function<void(const pins::BoardPin&)>& visit) const override;
   // Appends every connected device's pins to an MCP/U pin registry array.
   void describe_pins(nlohmann::json& out) const;
-  // One entry per configured bridge: {id, link, online, tools, last_error}.
+  // One entry per configured bridge: {id, link, online, tools, last_error, next_attempt_ms?}.
   nlohmann::json status(const ToolRegistry& registry) const;
 
  private:

@@ -16,7 +16,7 @@ class PinTable;
 
 inline constexpr std::string_view kPinUriPrefix = "mcpu://pins/";
 
-// [{uri, name, description, mimeType}] for every pin.
+// [{uri, name, description, mimeType}] for every pin, the bridged devices' present ones last.
 nlohmann::json list_pin_resources(const PinTable& pins);
 // The current state of the pin `uri` names; RESOURCE_NOT_FOUND for any other URI.
 Result<nlohmann::json> read_pin_resource(PinTable& pins, std::string_view uri);

@@ -3,6 +3,7 @@
 // and (for sampled inputs) its sample history. Single-threaded.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ struct BoardPin {
   std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
   hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
   std::string device;                   // the bridged device it is on ("uno"); empty for the board's own pins
+  // A bridged pin's last reading its device reported ({value, volts?} or {duty}); null before any.
+  nlohmann::json reading;
 
   int number() const { return config.pin; }
   const std::string& name() const { return config.name; }
@@ -38,6 +41,8 @@ class ForeignPins {
  public:
   virtual ~ForeignPins() = default;
   virtual BoardPin* find_pin(std::string_view name) = 0;
+  // Visits every pin present now, in a stable order.
+  virtual void for_each_pin(const std::function<void(const BoardPin&)>& visit) const = 0;
 };
 
 class PinTable {
@@ -57,6 +62,10 @@ class PinTable {
   // Borrows `foreign` (nullable) for lookups by name; must outlive this table.
   void set_foreign(ForeignPins* foreign) { foreign_ = foreign; }
   bool has_foreign() const { return foreign_ != nullptr; }
+  // Visits the present foreign pins (none without `foreign`).
+  void for_each_foreign(const std::function<void(const BoardPin&)>& visit) const {
+    if (foreign_) foreign_->for_each_pin(visit);
+  }
 
   // Drives every output that has a safe value to it (on exit and before reload).
   void drive_safe_values();

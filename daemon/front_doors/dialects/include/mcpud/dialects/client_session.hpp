@@ -56,7 +56,7 @@ ClientSession& client_session(rpc::Client& client, EventHub& hub);
 
 // The resource URI an event updates ("mcpu://pins/led", "mcpu://serial/3",
 // "mcpu://tools/<name>", "mcpu://samples/<pin>", "mcpu://daemon/activity",
-// "mcpu://daemon/log"), or nothing for events that are not about a resource.
+// "mcpu://daemon/log", "mcpu://daemon/status"), or nothing for events that are not about a resource.
 std::optional<std::string> event_uri(const Event& event);
 
 // Checks a URI a client wants to subscribe to (one event_uri can give). The

@@ -9,10 +9,9 @@ export const ACTIVITY_URI = "mcpu://daemon/activity";
 const MAX_ROWS = 200;
 
 export class ActivityPanel {
-  constructor(mcp, rows, onCall) {
+  constructor(mcp, rows) {
     this.mcp = mcp;
     this.rows = rows;
-    this.onCall = onCall; // onCall(entry): someone called a tool
   }
 
   async load() {
@@ -24,7 +23,6 @@ export class ActivityPanel {
   notify({ data }) {
     this.rows.prepend(row(data));
     trim(this.rows, MAX_ROWS);
-    this.onCall(data);
   }
 }
 

@@ -9,7 +9,7 @@ import { PinsPanel } from "./pins.js";
 import { ToolsPanel } from "./tools.js";
 import { ActivityPanel, ACTIVITY_URI } from "./activity.js";
 import { SerialPanel } from "./serial.js";
-import { StatusPanel, LOG_URI } from "./status.js";
+import { StatusPanel, LOG_URI, STATUS_URI } from "./status.js";
 import { renderConnect } from "./connect.js";
 
 const TOKEN_KEY = "mcpud-token"; // sessionStorage: this tab only, never sent by itself
@@ -23,15 +23,13 @@ const mcp = new McpClient(() => sessionStorage.getItem(TOKEN_KEY) ?? "", {
 const pins = new PinsPanel(mcp, $("#pins"), $("#events"), report);
 const tools = new ToolsPanel(mcp, $("#tools"), $("#tool-filter"));
 const status = new StatusPanel(mcp, $("#status"), $("#log"));
-const activity = new ActivityPanel(mcp, $("#activity"), (call) => {
-  if (!status.knows(call.door, call.client)) status.refreshSoon();
-});
+const activity = new ActivityPanel(mcp, $("#activity"));
 const serial = new SerialPanel(mcp, $("#serial"), tools);
 
 async function loadAll() {
   await tools.load();
   const [, , , state] = await Promise.all([pins.load(), activity.load(), serial.load(), status.load()]);
-  renderConnect($("#connect"), state);
+  showConnect(state, true);
   $("#device").textContent = state.device;
   document.title = `${state.device} · mcpud`;
   document.body.dataset.state = "online";
@@ -40,7 +38,10 @@ async function loadAll() {
 function notification(method, params) {
   if (method === "notifications/tools/list_changed") {
     tools.load().then(() => serial.load());
-    status.refreshSoon();
+    return;
+  }
+  if (method === "notifications/resources/list_changed") {
+    pins.load().catch((error) => report(`pins: ${error.message}`)); // a bridged device's pins came or went
     return;
   }
   if (method !== "notifications/resources/updated") return;
@@ -48,7 +49,20 @@ function notification(method, params) {
   if (uri.startsWith("mcpu://pins/") || uri.startsWith("mcpu://samples/")) pins.notify(params);
   else if (uri === ACTIVITY_URI) activity.notify(params);
   else if (uri === LOG_URI) status.notify(params);
+  else if (uri === STATUS_URI) {
+    status.notify(params);
+    showConnect(params.data);
+  }
   else if (uri.startsWith("mcpu://serial/")) serial.notify(params);
+}
+
+// The Connect tab changes only with the listeners or the token (a client coming does not).
+let connectShown = "";
+function showConnect(state, always = false) {
+  const shown = JSON.stringify([state.listeners, state.token_required]);
+  if (!always && shown === connectShown) return;
+  connectShown = shown;
+  renderConnect($("#connect"), state);
 }
 
 let countdown = 0;
@@ -125,9 +139,6 @@ $("#token-form").addEventListener("submit", (event) => {
   $("#token").value = "";
   mcp.start();
 });
-$("#refresh-status").addEventListener("click", () =>
-  status.refresh().then((state) => renderConnect($("#connect"), state)),
-);
 addEventListener("pagehide", () => mcp.end());
 setInterval(() => status.tick(), 1000);
 setupTabs();

@@ -2,6 +2,8 @@
 // The board: every pin with its live value, a toggle or a slider for outputs,
 // a live plot for sampled pins, and the events timeline (edges, thresholds).
 // Pins are MCP resources (mcpu://pins/<name>); updates are pushed, never polled.
+// A bridged microcontroller's pins ("uno__led", with `device`) are driven and
+// read through its own tools ("uno__gpio_write").
 
 import { callToolValue, readResource } from "./mcp.js";
 import { brief, clear, clock, h, trim } from "./dom.js";
@@ -33,6 +35,19 @@ export class PinsPanel {
     await Promise.all(subscriptions.map((uri) => this.mcp.request("resources/subscribe", { uri })));
     const past = await Promise.all(sampled.map((pin) => this.history(pin)));
     past.flat().forEach((event) => this.addEvent(event));
+    const unknown = pins.filter((pin) => pin.device && pin.value == null && pin.duty == null);
+    await Promise.all(unknown.map((pin) => this.readDevicePin(pin)));
+  }
+
+  // A bridged pin nobody has read yet: asks its device once (the answer is pushed to every subscriber).
+  async readDevicePin(pin) {
+    const tool = { digital_input: "gpio_read", digital_output: "gpio_read", adc_input: "adc_read" }[pin.type];
+    if (!tool) return;
+    try {
+      this.show(this.cards.get(pin.name), await callToolValue(this.mcp, toolOf(pin, tool), { pin: pin.pin }));
+    } catch {
+      // the device may not offer that tool: the value stays unknown until it reports one
+    }
   }
 
   // What a sampled pin recorded before the page opened: its buffer into the
@@ -47,7 +62,7 @@ export class PinsPanel {
   }
 
   card(pin) {
-    const value = h("output", { class: "value", "aria-live": "off" });
+    const value = h("output", { class: "value", "aria-live": "off" }, "—"); // until a value is known
     const card = { pin, value, plot: null };
     const control = this.control(card);
     if (pin.sampling) card.plot = new Plot(pin.name, pin.type === "digital_input");
@@ -61,6 +76,7 @@ export class PinsPanel {
         {},
         h("h3", {}, pin.name),
         h("span", { class: "badge" }, pin.type.replace("_", " ")),
+        pin.device ? h("span", { class: "badge device", title: "bridged microcontroller" }, pin.device) : null,
         h("span", { class: "number" }, `#${pin.pin}`),
       ),
       pin.description ? h("p", { class: "muted" }, pin.description) : null,
@@ -86,6 +102,7 @@ export class PinsPanel {
         min: 0,
         max: 255,
         step: 1,
+        value: 0, // until the duty is known
         "aria-label": `${pin.name} duty (0 to 255)`,
       });
       card.slider.addEventListener("input", () => this.show(card, { duty: Number(card.slider.value) }, true));
@@ -98,7 +115,7 @@ export class PinsPanel {
   async toggle(card) {
     const value = card.toggle.getAttribute("aria-checked") !== "true";
     try {
-      this.show(card, await callToolValue(this.mcp, "gpio_write", { pin: card.pin.pin, value }));
+      this.show(card, await callToolValue(this.mcp, toolOf(card.pin, "gpio_write"), { pin: card.pin.pin, value }));
     } catch (error) {
       this.report(`${card.pin.name}: ${error.message}`);
     }
@@ -108,7 +125,10 @@ export class PinsPanel {
     try {
       this.show(
         card,
-        await callToolValue(this.mcp, "pwm_write", { pin: card.pin.pin, duty: Number(card.slider.value) }),
+        await callToolValue(this.mcp, toolOf(card.pin, "pwm_write"), {
+          pin: card.pin.pin,
+          duty: Number(card.slider.value),
+        }),
       );
     } catch (error) {
       this.report(`${card.pin.name}: ${error.message}`);
@@ -164,4 +184,9 @@ export class PinsPanel {
     this.events.insertBefore(item, older ?? null);
     trim(this.events, MAX_EVENTS);
   }
+}
+
+// The tool that drives or reads `pin`: the board's own, or its device's ("uno__gpio_write").
+function toolOf(pin, tool) {
+  return pin.device ? `${pin.device}__${tool}` : tool;
 }

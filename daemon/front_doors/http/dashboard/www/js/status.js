@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The daemon at a glance: device info (get_info), uptime, listeners, clients,
-// uplinks and bridges (mcpu://daemon/status), and the log tail, live
-// (mcpu://daemon/log).
+// uplinks and bridges (mcpu://daemon/status, pushed on every change), and the
+// log tail, live (mcpu://daemon/log).
 
 import { callToolValue, readResource } from "./mcp.js";
 import { clear, clock, duration, h, trim } from "./dom.js";
@@ -16,37 +16,30 @@ export class StatusPanel {
     this.root = root;
     this.log = log;
     this.status = null;
+    this.info = null;
     this.loadedAt = 0;
-    this.refreshTimer = 0;
   }
 
+  // Subscribes first, so no change falls between the read and the subscription.
   async load() {
-    await this.mcp.request("resources/subscribe", { uri: LOG_URI });
+    await Promise.all([LOG_URI, STATUS_URI].map((uri) => this.mcp.request("resources/subscribe", { uri })));
     const { entries } = await readResource(this.mcp, LOG_URI);
     clear(this.log, entries.map(logLine));
     this.log.scrollTop = this.log.scrollHeight;
-    return this.refresh();
-  }
-
-  async refresh() {
     const [status, info] = await Promise.all([
       readResource(this.mcp, STATUS_URI),
       callToolValue(this.mcp, "get_info", {}),
     ]);
-    this.status = status;
-    this.loadedAt = performance.now();
-    this.render(status, info);
+    this.info = info;
+    this.update(status);
     return status;
   }
 
-  // Refreshes soon, once, however many reasons come (a client appears, tools change).
-  refreshSoon() {
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => this.refresh().catch(() => {}), 300);
-  }
-
-  knows(door, client) {
-    return this.status?.clients.some((c) => c.door === door && client.startsWith(c.client));
+  // A status read or pushed by mcpud.
+  update(status) {
+    this.status = status;
+    this.loadedAt = performance.now();
+    this.render(status, this.info);
   }
 
   uptime() {
@@ -83,12 +76,18 @@ export class StatusPanel {
       table(
         "Uplinks",
         ["kind", "server", "state"],
-        status.uplinks.map((u) => [u.kind, u.server, u.connected ? "connected" : "retrying"]),
+        status.uplinks.map((u) => [u.kind, u.server, u.connected ? "connected" : retrying(u.next_attempt_ms)]),
       ),
       table(
         "Bridges",
         ["id", "link", "state", "tools", "last error"],
-        status.bridges.map((b) => [b.id, b.link, b.online ? "online" : "offline", b.tools, b.last_error]),
+        status.bridges.map((b) => [
+          b.id,
+          b.link,
+          b.online ? "online" : retrying(b.next_attempt_ms, "offline"),
+          b.tools,
+          b.last_error,
+        ]),
       ),
     );
   }
@@ -96,9 +95,12 @@ export class StatusPanel {
   tick() {
     const uptime = this.root.querySelector("[data-uptime]");
     if (uptime) uptime.textContent = this.uptime();
+    for (const next of this.root.querySelectorAll("[data-next-attempt]")) next.textContent = countdown(next);
   }
 
-  notify({ data }) {
+  // A notifications/resources/updated: a new log line or a new status.
+  notify({ uri, data }) {
+    if (uri === STATUS_URI) return this.update(data);
     const atBottom = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
     this.log.append(logLine(data));
     trim(this.log, MAX_LOG_LINES, false);
@@ -138,6 +140,19 @@ function table(title, columns, rows) {
         )
       : h("p", { class: "muted" }, "none"),
   );
+}
+
+// "retrying at 14:02:07 (in 3 s)": when the next attempt is due, counting down.
+function retrying(nextMs, state = "retrying") {
+  if (nextMs == null) return state;
+  const next = h("span", { "data-next-attempt": nextMs });
+  next.textContent = countdown(next);
+  return h("span", {}, `${state}, next attempt at ${clock(nextMs)} `, next);
+}
+
+function countdown(element) {
+  const left = Math.ceil((Number(element.dataset.nextAttempt) - Date.now()) / 1000);
+  return left > 0 ? `(in ${left} s)` : "(now)";
 }
 
 function logLine(line) {

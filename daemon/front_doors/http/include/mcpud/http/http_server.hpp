@@ -60,6 +60,8 @@ class HttpServer {
   std::string local_address() const;
   // Visits every live MCP session (for the daemon's status).
   void for_each_session(const std::function<void(const rpc::Client&)>& visit) const;
+  // Called after an MCP session begins or ends (for the daemon's status).
+  void on_sessions_changed(std::function<void()> changed);
 
  private:
   friend class HttpConnection;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -37,8 +38,15 @@ class Session {
 
 class SessionSet {
  public:
-  void add(std::shared_ptr<Session> session) { sessions_.emplace(session.get(), std::move(session)); }
-  void remove(Session* session) { sessions_.erase(session); }
+  void add(std::shared_ptr<Session> session) {
+    sessions_.emplace(session.get(), std::move(session));
+    if (changed_) changed_();
+  }
+  void remove(Session* session) {
+    if (sessions_.erase(session) > 0 && changed_) changed_();
+  }
+  // Called after a session is added or removed (for the daemon's status).
+  void on_change(std::function<void()> changed) { changed_ = std::move(changed); }
   std::size_t size() const { return sessions_.size(); }
   std::size_t count(std::string_view transport) const {
     std::size_t n = 0;
@@ -64,6 +72,7 @@ class SessionSet {
 
  private:
   std::unordered_map<Session*, std::shared_ptr<Session>> sessions_;
+  std::function<void()> changed_;
 };
 
 }  // namespace mcpud::transports
