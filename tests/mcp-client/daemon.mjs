@@ -3,7 +3,7 @@
 // socket and an HTTP port of its own, and a way to rewrite the config and reload.
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
-import { mkdtempSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -113,7 +113,8 @@ export class Daemon {
     writeFileSync(this.configPath, configText({ ...this.options, extra: this.extra ?? "" }));
     this.process = spawn(MCPUD, ["--config", this.configPath, "--unix", this.socketPath], { stdio: ["ignore", "ignore", "pipe"] });
     this.process.stderr.on("data", (chunk) => (this.stderr += chunk));
-    await waitFor(() => existsSync(this.socketPath) || this.process.exitCode !== null, "the unix socket");
+    // The socket file exists from bind(); connections are taken from listen(), which the log line follows.
+    await waitFor(() => /unix\] listening on/.test(this.stderr) || this.process.exitCode !== null, "the unix socket");
     if (this.process.exitCode !== null) throw new Error(`mcpud exited: ${this.stderr}`);
     if (this.options.http !== undefined) {
       await waitFor(() => /http\] listening on (\S+)/.test(this.stderr), "the HTTP listener");
