@@ -58,14 +58,14 @@ class ControlObject1 final : public ControlObject {
         .onInterface(kInterface)
         .withInputParamNames("name", "arguments_json")
         .withOutputParamNames("result_json")
-        .implementedAs([&h](sdbus::Result<std::string>&& result, const std::string& name, const std::string& arguments) {
-          h.call_tool(std::move(result), name, arguments);
-        });
+        .implementedAs([&h](sdbus::Result<std::string>&& result, const std::string& name,
+                            const std::string& arguments) { h.call_tool(std::move(result), name, arguments); });
     o.registerMethod("Ask")
         .onInterface(kInterface)
         .withInputParamNames("text")
         .withOutputParamNames("reply")
-        .implementedAs([&h](sdbus::Result<std::string>&& result, const std::string& text) { h.ask(std::move(result), text); });
+        .implementedAs(
+            [&h](sdbus::Result<std::string>&& result, const std::string& text) { h.ask(std::move(result), text); });
     o.registerMethod("ListPins").onInterface(kInterface).withOutputParamNames("pins").implementedAs([&h] {
       return h.list_pins();
     });

@@ -149,7 +149,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
         options_.target.host.find(':') != std::string::npos ? "[" + options_.target.host + "]" : options_.target.host;
     host += ":" + options_.target.port;
     stream.async_handshake(response_, host, options_.target.target,
-                       [self = this->shared_from_this()](boost::system::error_code ec) { self->on_upgraded(ec); });
+                           [self = this->shared_from_this()](boost::system::error_code ec) { self->on_upgraded(ec); });
   }
 
   void on_upgraded(boost::system::error_code ec) {
