@@ -268,6 +268,7 @@ class WsLink final : public MessageLink, public std::enable_shared_from_this<WsL
 
   // Ends the link once: cancels everything and tells the owner why.
   WsStream<Tls>& ws() { return ws_.value(); }
+  const WsStream<Tls>& ws() const { return ws_.value(); }
 
   void finish(const std::string& why) {
     if (closed_) return;
