@@ -14,6 +14,7 @@
 #include "info_tool.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/bridge/bridge_set.hpp"
+#include "mcpud/buses/bus_tools.hpp"
 #include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -86,6 +87,7 @@ struct Daemon::Wiring {
   rpc::Engine engine{dispatcher};
   pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
+  buses::BusSettings bus_settings;                      // what the I2C and SPI tools read on each call
   transports::SessionSet sessions;
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
@@ -230,6 +232,16 @@ struct Daemon::Wiring {
     serial::register_serial_tools(registry, *serial_ports);
   }
 
+  // The I2C tools are offered while [i2c] lists a bus.
+  void apply_buses() {
+    bus_settings.set_i2c(config.i2c);
+    const auto offer = [this](bool wanted, const char* owner, const char* tool, auto add) {
+      if (!wanted) registry.remove_owner(owner);
+      if (wanted && !registry.find(tool)) add(registry, bus_settings);
+    };
+    offer(!config.i2c.buses.empty(), buses::kI2cToolsOwner, "i2c_scan", buses::register_i2c_tools);
+  }
+
   bool start() {
     auto loaded = load_config(options);
     if (!loaded) {
@@ -244,6 +256,7 @@ struct Daemon::Wiring {
       return false;
     }
     apply_serial();
+    apply_buses();
     if (!doors.reconcile([this] { shutdown(); })) return false;
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
@@ -281,6 +294,7 @@ struct Daemon::Wiring {
     config = std::move(*loaded);
     apply_settings();
     apply_serial();
+    apply_buses();
     doors.reconcile([this] { shutdown(); });
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
