@@ -28,6 +28,7 @@ std::expected<Config, std::string> from_json(json document) {
     uplinks::add_uplink_schema(whole);
     whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
     whole["properties"]["i2c"] = json::parse(buses::kI2cConfigSchema);
+    whole["properties"]["spi"] = json::parse(buses::kSpiConfigSchema);
     return whole;
   }();
   if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
@@ -56,6 +57,9 @@ std::expected<Config, std::string> from_json(json document) {
   auto i2c = buses::parse_i2c_config(document["i2c"]);
   if (!i2c) return std::unexpected(i2c.error());
   config.i2c = std::move(*i2c);
+  auto spi = buses::parse_spi_config(document["spi"]);
+  if (!spi) return std::unexpected(spi.error());
+  config.spi = std::move(*spi);
   auto bridges = bridge::parse_bridges(document);
   if (!bridges) return std::unexpected(bridges.error());
   config.bridges = std::move(*bridges);

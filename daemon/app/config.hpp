@@ -51,6 +51,7 @@ struct Config {
   McpSections mcp;              // [mcp], [unix_socket], [http]
   serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
   buses::I2cConfig i2c;         // [i2c]
+  buses::SpiConfig spi;         // [spi]
   std::vector<bridge::BridgeConfig> bridges;
   uplinks::UplinkConfig uplink;  // [uplink.*]: services, assistant, fleet
   nlohmann::json resolved;       // the validated document with defaults, for --check-config

@@ -232,14 +232,16 @@ struct Daemon::Wiring {
     serial::register_serial_tools(registry, *serial_ports);
   }
 
-  // The I2C tools are offered while [i2c] lists a bus.
+  // The I2C and SPI tools are offered while their section lists a bus or device.
   void apply_buses() {
     bus_settings.set_i2c(config.i2c);
+    bus_settings.set_spi(config.spi);
     const auto offer = [this](bool wanted, const char* owner, const char* tool, auto add) {
       if (!wanted) registry.remove_owner(owner);
       if (wanted && !registry.find(tool)) add(registry, bus_settings);
     };
     offer(!config.i2c.buses.empty(), buses::kI2cToolsOwner, "i2c_scan", buses::register_i2c_tools);
+    offer(!config.spi.devices.empty(), buses::kSpiToolsOwner, "spi_transfer", buses::register_spi_tools);
   }
 
   bool start() {

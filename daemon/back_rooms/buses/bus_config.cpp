@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// [i2c]: its schema, parsing, and the checks a schema cannot express.
+// [i2c] and [spi]: schemas, parsing, and the checks a schema cannot express.
 #include "mcpud/buses/bus_config.hpp"
 
 #include <cstdio>
@@ -53,6 +53,32 @@ const char* const kI2cConfigSchema = R"json({
   }
 })json";
 
+const char* const kSpiConfigSchema = R"json({
+  "type": "object",
+  "additionalProperties": false,
+  "default": {},
+  "properties": {
+    "dev_root": {"type": "string", "minLength": 1, "default": "/dev"},
+    "devices": {
+      "type": "array",
+      "default": [],
+      "maxItems": 64,
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["bus", "chip_select"],
+        "properties": {
+          "bus": {"type": "integer", "minimum": 0, "maximum": 1023},
+          "chip_select": {"type": "integer", "minimum": 0, "maximum": 255},
+          "name": {"type": "string", "maxLength": 64, "default": ""},
+          "max_speed_hz": {"type": "integer", "minimum": 1000, "maximum": 200000000, "default": 1000000},
+          "max_transfer_bytes": {"type": "integer", "minimum": 1, "maximum": 65536, "default": 4096}
+        }
+      }
+    }
+  }
+})json";
+
 std::string hex_address(unsigned address) {
   char text[8];
   std::snprintf(text, sizeof text, "0x%02x", address & 0x3FFu);
@@ -69,6 +95,13 @@ const I2cDeviceConfig* I2cBusConfig::device(std::uint8_t address) const {
 const I2cBusConfig* I2cConfig::bus(unsigned number) const {
   for (const auto& b : buses) {
     if (b.bus == number) return &b;
+  }
+  return nullptr;
+}
+
+const SpiDeviceConfig* SpiConfig::device(unsigned bus, unsigned chip_select) const {
+  for (const auto& d : devices) {
+    if (d.bus == bus && d.chip_select == chip_select) return &d;
   }
   return nullptr;
 }
@@ -111,6 +144,27 @@ std::expected<I2cConfig, std::string> parse_i2c_config(const json& t) {
                              " is listed twice");
     }
     config.buses.push_back(std::move(*bus));
+  }
+  return config;
+}
+
+std::expected<SpiConfig, std::string> parse_spi_config(const json& t) {
+  SpiConfig config;
+  config.dev_root = t.at("dev_root").get<std::string>();
+  const auto& devices = t.at("devices");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    SpiDeviceConfig device{d.at("bus").get<unsigned>(),
+                           d.at("chip_select").get<unsigned>(),
+                           d.at("name").get<std::string>(),
+                           d.at("max_speed_hz").get<std::uint32_t>(),
+                           d.at("max_transfer_bytes").get<std::size_t>(),
+                           i};
+    if (config.device(device.bus, device.chip_select)) {
+      return std::unexpected("spi.devices[" + std::to_string(i) + "]: spidev" + std::to_string(device.bus) + "." +
+                             std::to_string(device.chip_select) + " is listed twice");
+    }
+    config.devices.push_back(std::move(device));
   }
   return config;
 }

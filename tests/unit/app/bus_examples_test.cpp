@@ -40,5 +40,15 @@ TEST(BusExamples, TheI2cExampleOfEachPiConfigurationParsesReadOnlyUnlessItSaysWr
   }
 }
 
+TEST(BusExamples, TheSpiExampleOfEachPiConfigurationParses) {
+  for (const char* name : {"pi4.toml", "pi5.toml"}) {
+    const std::string path = std::string(MCPUD_SOURCE_DIR) + "/config/examples/" + name;
+    const auto config = parse(uncommented(path, "# [[spi.devices]]"), name);
+    ASSERT_TRUE(config) << config.error();
+    ASSERT_NE(config->spi.device(0, 0), nullptr) << name;
+    EXPECT_EQ(config->spi.device(0, 0)->max_speed_hz, 1350000u);
+  }
+}
+
 }  // namespace
 }  // namespace mcpud::config

@@ -102,6 +102,8 @@ const Fields<Config>& config_fields() {
       {"/i2c/max_transfer_bytes", [](const Config& c) -> json { return c.i2c.max_transfer_bytes; }},
       {"/i2c/dev_root", [](const Config& c) -> json { return c.i2c.dev_root; }},
       {"/i2c/sysfs_root", [](const Config& c) -> json { return c.i2c.sysfs_root; }},
+      {"/spi/devices", [](const Config& c) -> json { return json::array_t(c.spi.devices.size()); }},
+      {"/spi/dev_root", [](const Config& c) -> json { return c.spi.dev_root; }},
       {"/serial/enabled", [](const Config& c) -> json { return c.serial.enabled; }},
       {"/serial/default_baud", [](const Config& c) -> json { return c.serial.default_baud; }},
       {"/serial/default_timeout_ms", [](const Config& c) -> json { return c.serial.default_timeout_ms; }},

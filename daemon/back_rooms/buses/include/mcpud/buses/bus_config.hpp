@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The [i2c] table of mcpud.toml: which buses and addresses clients may use,
-// and how (read-only unless `write`, never an address a kernel driver owns
-// unless `force`), with the bounds on transfers.
+// The [i2c] and [spi] tables of mcpud.toml: which I2C buses and addresses and
+// which SPI devices clients may use, and how (an I2C address is read-only
+// unless `write`, never used while a kernel driver owns it unless `force`),
+// with the bounds on transfers.
 // Plain data and functions without state; any thread.
 #pragma once
 
@@ -41,12 +42,30 @@ struct I2cConfig {
   const I2cBusConfig* bus(unsigned number) const;
 };
 
-// The JSON Schema of the [i2c] table (parts of the config schema).
-extern const char* const kI2cConfigSchema;
+struct SpiDeviceConfig {
+  unsigned bus{};
+  unsigned chip_select{};
+  std::string name;
+  std::uint32_t max_speed_hz{};
+  std::size_t max_transfer_bytes{};
+  std::size_t index{};  // its place in spi.devices
+};
 
-// From the validated table (defaults filled in). Errors name the key path
+struct SpiConfig {
+  std::vector<SpiDeviceConfig> devices;
+  std::string dev_root;  // where spidevB.C device nodes are
+
+  const SpiDeviceConfig* device(unsigned bus, unsigned chip_select) const;
+};
+
+// The JSON Schemas of the [i2c] and [spi] tables (parts of the config schema).
+extern const char* const kI2cConfigSchema;
+extern const char* const kSpiConfigSchema;
+
+// From the validated tables (defaults filled in). Errors name the key path
 // ("i2c.buses[1].devices[0].address: 0x48 is listed twice on bus 1").
 std::expected<I2cConfig, std::string> parse_i2c_config(const nlohmann::json& table);
+std::expected<SpiConfig, std::string> parse_spi_config(const nlohmann::json& table);
 
 // "0x48"
 std::string hex_address(unsigned address);
