@@ -8,6 +8,7 @@
 // Real transfers are proven on a kernel with i2c-stub (tests/kernel).
 
 #include <filesystem>
+#include <map>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -140,6 +141,31 @@ TEST_F(I2cTest, BadArgumentsAreNamed) {
   const json big = call("i2c_read", {{"bus", 1}, {"address", 0x50}, {"mode", "transfer"}, {"length", 257}});
   EXPECT_TRUE(contains(message(big), "params.length: 257 bytes: a transfer ([i2c] max_transfer_bytes) takes 1 to 256"))
       << big.dump();
+}
+
+TEST_F(I2cTest, OverMcpTheToolsCarryTheirHintsAndARefusalIsAnErrorResult) {
+  start();
+  const json init = call("initialize", {{"protocolVersion", "2025-06-18"},
+                                        {"capabilities", json::object()},
+                                        {"clientInfo", {{"name", "i2c-test"}, {"version", "1"}}}});
+  ASSERT_TRUE(init.contains("result")) << init.dump();
+  std::map<std::string, json> by_name;
+  json params = json::object();
+  for (int page = 0; page < 20; ++page) {  // the listing comes in pages of [mcp] page_bytes
+    const json listed = call("tools/list", params)["result"];
+    for (const auto& tool : listed["tools"]) by_name[tool["name"]] = tool;
+    if (!listed.contains("nextCursor")) break;
+    params = {{"cursor", listed["nextCursor"]}};
+  }
+  ASSERT_TRUE(by_name.contains("i2c_read") && by_name.contains("i2c_write"));
+  EXPECT_EQ(by_name["i2c_read"]["annotations"].value("readOnlyHint", false), true);
+  EXPECT_EQ(by_name["i2c_write"]["annotations"].value("destructiveHint", false), true);
+  const json refused =
+      call("tools/call",
+           {{"name", "i2c_write"}, {"arguments", {{"bus", 1}, {"address", 0x48}, {"register", 1}, {"value", 0}}}});
+  ASSERT_TRUE(refused.contains("result")) << refused.dump();
+  EXPECT_EQ(refused["result"]["isError"], true);
+  EXPECT_TRUE(contains(refused["result"]["content"][0]["text"].get<std::string>(), "set write = true at i2c.buses[0]"));
 }
 
 TEST(I2cConfigCheck, CheckConfigNamesTheKeyOfABadI2cTable) {
