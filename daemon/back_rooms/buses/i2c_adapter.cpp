@@ -36,11 +36,12 @@ Error open_error(int error, const std::string& path, unsigned bus) {
 
 Error transfer_error(int error, bool writing, const std::string& what) {
   if (error == ETIMEDOUT) return Error::domain(DomainError::Timeout, what + ": the bus timed out");
-  if (error == ENODEV || error == ESHUTDOWN) {
+  if (error == ESHUTDOWN) {
     return Error::domain(DomainError::DeviceDisconnected, what + ": the I2C adapter is gone");
   }
   const auto kind = writing ? DomainError::WriteError : DomainError::ReadError;
-  if (error == ENXIO || error == EREMOTEIO || error == EIO) {
+  // ENODEV: what i2c-stub and some adapters answer for an address nobody is at.
+  if (error == ENXIO || error == EREMOTEIO || error == EIO || error == ENODEV) {
     return Error::domain(kind, what + ": no answer (the device did not acknowledge; is it there, at that address?)");
   }
   if (error == EOPNOTSUPP || error == ENOTTY) {
@@ -201,16 +202,19 @@ Result<Bytes> I2cAdapter::transfer(const Bytes& write, std::size_t read_length) 
   return out;
 }
 
-bool I2cAdapter::probe() {
+Result<bool> I2cAdapter::probe() {
   const bool read_byte_range = (address_ >= 0x30 && address_ <= 0x37) || (address_ >= 0x50 && address_ <= 0x5F);
   const bool quick = (functionality_ & I2C_FUNC_SMBUS_QUICK) != 0;
-  if (read_byte_range || !quick) {
-    i2c_smbus_data data{};
-    i2c_smbus_ioctl_data request{I2C_SMBUS_READ, 0, I2C_SMBUS_BYTE, &data};
-    return fd_->ioctl(I2C_SMBUS, &request) >= 0;
-  }
+  i2c_smbus_data data{};
   i2c_smbus_ioctl_data request{I2C_SMBUS_WRITE, 0, I2C_SMBUS_QUICK, nullptr};
-  return fd_->ioctl(I2C_SMBUS, &request) >= 0;
+  if (read_byte_range || !quick) request = {I2C_SMBUS_READ, 0, I2C_SMBUS_BYTE, &data};
+  const int got = fd_->ioctl(I2C_SMBUS, &request);
+  if (got >= 0) return true;
+  // A bus that times out would do so for every address: one timeout ends the scan.
+  if (-got == ETIMEDOUT || -got == ESHUTDOWN) {
+    return std::unexpected(transfer_error(-got, false, "probing " + where()));
+  }
+  return false;
 }
 
 }  // namespace mcpud::buses

@@ -59,8 +59,10 @@ class I2cAdapter {
 
   // Whether the selected address answers the way i2cdetect asks: a quick write,
   // or a read byte for the EEPROM and write-only-chip ranges (0x30-0x37,
-  // 0x50-0x5F), where a quick write could change a chip's state.
-  bool probe();
+  // 0x50-0x5F), where a quick write could change a chip's state. TIMEOUT when
+  // the bus timed out (a stuck bus: the scan stops), DEVICE_DISCONNECTED when
+  // the adapter shut down.
+  Result<bool> probe();
 
   I2cAdapter(I2cAdapter&&) = default;
   I2cAdapter& operator=(I2cAdapter&&) = delete;

@@ -52,7 +52,9 @@ Result<json> scan(const BusSettings& settings, unsigned bus_number) {
       rows.push_back(address_row(address, "busy", **bus));
       continue;
     }
-    if (adapter->probe()) {
+    const auto answered = adapter->probe();
+    if (!answered) return std::unexpected(answered.error());
+    if (*answered) {
       rows.push_back(address_row(address, "answered", **bus));
     } else if ((*bus)->device(a)) {
       rows.push_back(address_row(address, "no_answer", **bus));  // configured, but silent: worth saying

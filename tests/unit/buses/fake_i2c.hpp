@@ -28,10 +28,12 @@ class FakeI2c {
   unsigned long functionality = I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | I2C_FUNC_SMBUS_READ_BLOCK_DATA;
   std::map<std::uint8_t, std::array<std::uint8_t, 256>> chips;  // address -> registers
   std::set<std::uint8_t> busy;                                  // I2C_SLAVE gives EBUSY
-  std::vector<std::uint8_t> probed;                             // addresses probed by quick or receive byte
-  std::vector<int> probe_sizes;                                 // their I2C_SMBUS size
-  std::vector<std::vector<std::uint8_t>> transfers_written;     // I2C_RDWR write messages
-  bool forced = false;                                          // the last select used I2C_SLAVE_FORCE
+  std::set<std::uint8_t> stuck;                                 // transactions time out (ETIMEDOUT)
+  int absent_error = ENXIO;          // what an SMBus transaction to an absent chip gives (i2c-stub: ENODEV)
+  std::vector<std::uint8_t> probed;  // addresses probed by quick or receive byte
+  std::vector<int> probe_sizes;      // their I2C_SMBUS size
+  std::vector<std::vector<std::uint8_t>> transfers_written;  // I2C_RDWR write messages
+  bool forced = false;                                       // the last select used I2C_SLAVE_FORCE
   int open_fds = 0;
 
   void add_chip(std::uint8_t address) { chips[address].fill(0); }
@@ -73,8 +75,9 @@ class FakeI2c {
       probed.push_back(address_);
       probe_sizes.push_back(static_cast<int>(r.size));
     }
+    if (stuck.contains(address_)) return -ETIMEDOUT;
     const auto chip = chips.find(address_);
-    if (chip == chips.end()) return -ENXIO;
+    if (chip == chips.end()) return -absent_error;
     auto& regs = chip->second;
     auto* data = r.data;
     switch (r.size) {

@@ -106,6 +106,25 @@ TEST_F(I2cToolsTest, ScanNeverProbesAnAddressADriverOwnsAndNamesTheDriver) {
   EXPECT_EQ(fails("i2c_read", {{"bus", 1}, {"address", 0x48}, {"register", 0}}).name, "BUSY");
 }
 
+TEST_F(I2cToolsTest, ABusThatTimesOutEndsTheScanAtTheFirstTimeout) {
+  fake_.stuck.insert(0x10);
+  const auto stuck = fails("i2c_scan", {{"bus", 1}});
+  EXPECT_EQ(stuck.name, "TIMEOUT");
+  EXPECT_TRUE(has(stuck.message, "probing 0x10 on I2C bus 1: the bus timed out")) << stuck.message;
+  EXPECT_EQ(fake_.probed.back(), 0x10) << "no address after the stuck one is probed";
+  fake_.stuck.insert(0x48);
+  EXPECT_EQ(fails("i2c_read", {{"bus", 1}, {"address", 0x48}, {"register", 0}}).name, "TIMEOUT");
+}
+
+TEST_F(I2cToolsTest, AnAdapterThatAnswersNoDeviceForAnAbsentChipIsScannedToo) {
+  fake_.absent_error = ENODEV;  // as i2c-stub does
+  const auto found = ok("i2c_scan", {{"bus", 1}});
+  EXPECT_EQ(found["addresses"].size(), 4u) << found.dump();
+  const auto silent = fails("i2c_read", {{"bus", 1}, {"address", 0x20}, {"register", 0}});
+  EXPECT_EQ(silent.name, "READ_ERROR");
+  EXPECT_TRUE(has(silent.message, "no answer")) << silent.message;
+}
+
 TEST_F(I2cToolsTest, ScanWithoutQuickCommandsProbesWithReadByte) {
   fake_.functionality &= ~static_cast<unsigned long>(I2C_FUNC_SMBUS_QUICK);
   ok("i2c_scan", {{"bus", 1}});
