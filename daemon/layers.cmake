@@ -10,15 +10,16 @@
 #   core               rpc engine and dispatcher, tool registry, schema, sampler, events, log
 #   io                 OS plumbing shared by doors and rooms: fds, serial ports, byte queues, addresses
 #   mqtt               the MQTT client on the event loop
-#   back rooms         pins, serial, bridge: they register tools
+#   back rooms         pins, serial, buses, bridge: they register tools
 #   front doors        dialects, transports, http, dbus, uplinks: they call tools
 #   app                the only place that sees everything: configuration and wiring
-set(MCPUD_LAYERS core io mqtt pins serial bridge dialects transports http dbus uplinks app)
+set(MCPUD_LAYERS core io mqtt pins serial buses bridge dialects transports http dbus uplinks app)
 set(MCPUD_LAYER_ALLOWS_core "")
 set(MCPUD_LAYER_ALLOWS_io core)
 set(MCPUD_LAYER_ALLOWS_mqtt core io)
 set(MCPUD_LAYER_ALLOWS_pins core io hal)
 set(MCPUD_LAYER_ALLOWS_serial core io)
+set(MCPUD_LAYER_ALLOWS_buses core)
 set(MCPUD_LAYER_ALLOWS_bridge core io pins)
 set(MCPUD_LAYER_ALLOWS_dialects core)
 set(MCPUD_LAYER_ALLOWS_transports core io)

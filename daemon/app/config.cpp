@@ -27,6 +27,8 @@ std::expected<Config, std::string> from_json(json document) {
     add_mcp_schema(whole);
     uplinks::add_uplink_schema(whole);
     whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
+    whole["properties"]["i2c"] = json::parse(buses::kI2cConfigSchema);
+    whole["properties"]["spi"] = json::parse(buses::kSpiConfigSchema);
     return whole;
   }();
   if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
@@ -52,6 +54,12 @@ std::expected<Config, std::string> from_json(json document) {
   config.mcp = std::move(*mcp);
   config.serial = serial::parse_config(document["serial"]);
   if (auto serial = serial::check_config(config.serial); !serial) return std::unexpected(serial.error());
+  auto i2c = buses::parse_i2c_config(document["i2c"]);
+  if (!i2c) return std::unexpected(i2c.error());
+  config.i2c = std::move(*i2c);
+  auto spi = buses::parse_spi_config(document["spi"]);
+  if (!spi) return std::unexpected(spi.error());
+  config.spi = std::move(*spi);
   auto bridges = bridge::parse_bridges(document);
   if (!bridges) return std::unexpected(bridges.error());
   config.bridges = std::move(*bridges);

@@ -15,6 +15,7 @@
 
 #include "mcp_config.hpp"
 #include "mcpud/bridge/bridge_config.hpp"
+#include "mcpud/buses/bus_config.hpp"
 #include "mcpud/pins/pin_config.hpp"
 #include "mcpud/serial/serial_config.hpp"
 #include "mcpud/uplinks/uplink_config.hpp"
@@ -49,6 +50,8 @@ struct Config {
   pins::BoardConfig board;      // board, pwm_sysfs_root and [[pins]]
   McpSections mcp;              // [mcp], [unix_socket], [http]
   serial::SerialConfig serial;  // [serial]; SERIAL_MCP_* variables are applied by the daemon
+  buses::I2cConfig i2c;         // [i2c]
+  buses::SpiConfig spi;         // [spi]
   std::vector<bridge::BridgeConfig> bridges;
   uplinks::UplinkConfig uplink;  // [uplink.*]: services, assistant, fleet
   nlohmann::json resolved;       // the validated document with defaults, for --check-config

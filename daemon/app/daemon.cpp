@@ -14,6 +14,7 @@
 #include "info_tool.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/bridge/bridge_set.hpp"
+#include "mcpud/buses/bus_tools.hpp"
 #include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -87,6 +88,7 @@ struct Daemon::Wiring {
   rpc::Engine engine{dispatcher};
   pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
+  buses::BusSettings bus_settings;                      // what the I2C and SPI tools read on each call
   transports::SessionSet sessions;
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
@@ -233,6 +235,18 @@ struct Daemon::Wiring {
     serial::register_serial_tools(registry, *serial_ports);
   }
 
+  // The I2C and SPI tools are offered while their section lists a bus or device.
+  void apply_buses() {
+    bus_settings.set_i2c(config.i2c);
+    bus_settings.set_spi(config.spi);
+    const auto offer = [this](bool wanted, const char* owner, const char* tool, auto add) {
+      if (!wanted) registry.remove_owner(owner);
+      if (wanted && !registry.find(tool)) add(registry, bus_settings);
+    };
+    offer(!config.i2c.buses.empty(), buses::kI2cToolsOwner, "i2c_scan", buses::register_i2c_tools);
+    offer(!config.spi.devices.empty(), buses::kSpiToolsOwner, "spi_transfer", buses::register_spi_tools);
+  }
+
   bool start() {
     auto loaded = load_config(options);
     if (!loaded) {
@@ -247,6 +261,7 @@ struct Daemon::Wiring {
       return false;
     }
     apply_serial();
+    apply_buses();
     if (!doors.reconcile([this] { shutdown(); })) return false;
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
@@ -285,6 +300,7 @@ struct Daemon::Wiring {
     config = std::move(*loaded);
     apply_settings();
     apply_serial();
+    apply_buses();
     doors.reconcile([this] { shutdown(); });
     bridges.reconcile(config.bridges);
     uplinks.reconcile();

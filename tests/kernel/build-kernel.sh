@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds (or reuses) a small x86_64 kernel with gpio-sim, iio_dummy and a USB serial
-# gadget from Debian's linux-source-6.1, cached on the fragment's hash and the
-# source package's version. Prints the bzImage path on stdout.
+# Builds (or reuses) a small x86_64 kernel with gpio-sim, iio_dummy, a USB serial
+# gadget and I2C from Debian's linux-source-6.1, cached on the fragment's hash and
+# the source package's version, with the fragment's modules (=m, e.g. i2c-stub,
+# which cannot be built in) in modules/ beside it. Prints the bzImage path on stdout.
 set -euo pipefail
 
 cache_dir=${1:?usage: build-kernel.sh CACHE_DIR FRAGMENT}
@@ -32,12 +33,14 @@ cd "$work"
 make -s tinyconfig >&2
 scripts/kconfig/merge_config.sh -m .config "$fragment" >&2
 make -s olddefconfig >&2
-missing=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=y$/\1/p' "$fragment" | while read -r opt; do
-  grep -qx "$opt=y" .config || echo "$opt"
+missing=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[ym]\)$/\1/p' "$fragment" | while read -r opt; do
+  grep -qx "$opt" .config || echo "$opt"
 done)
 [ -z "$missing" ] || echo "build-kernel: warning: not enabled after olddefconfig: $missing" >&2
 echo "build-kernel: building bzImage (a few minutes)" >&2
-make -s -j"$(nproc)" bzImage >&2
+make -s -j"$(nproc)" bzImage modules >&2
+mkdir -p "$cache_dir/$key/modules"
+find . -name '*.ko' -exec cp {} "$cache_dir/$key/modules/" \;
 cp arch/x86/boot/bzImage "$image.tmp"
 mv "$image.tmp" "$image"
 cd /

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # /init of the test guest: creates a gpio-sim chip labelled like a Raspberry Pi 4
 # header (lines GPIO17, GPIO27), an iio_dummy ADC and a USB serial gadget on
-# dummy_hcd, starts mcpud on them and runs the checks. Prints KCHECK lines and
+# dummy_hcd, starts mcpud on them and runs the checks; then mcpud again on
+# i2c-stub's bus. Prints KCHECK lines and
 # the marker KTEST DONE on the console.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin
@@ -17,7 +18,7 @@ ip link set lo up || ifconfig lo 127.0.0.1 up
 result() { echo "KCHECK $1 $2${3:+: $3}"; }
 finish() {
   echo "----- mcpud log -----"
-  sed 's/^/MCPUD| /' /tmp/mcpud.log 2>/dev/null
+  sed 's/^/MCPUD| /' /tmp/mcpud-hw.log /tmp/mcpud.log 2>/dev/null
   echo "KTEST DONE"
   poweroff -f
 }
@@ -115,4 +116,31 @@ grep -q "reloaded: 3 pins" /tmp/mcpud.log && result PASS sighup_reload || result
 
 # GPIO, edges, ADC over TCP; ends with SIGTERM and the safe-value check.
 /usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR" /cfg/iio/devices/dummy/adc0
+
+# I2C: i2c-stub's chips at 0x20, 0x48 and 0x50 on a real /dev/i2c-N, with SMBus
+# block transfers on (functionality); lm75 owns 0x48 (bound through new_device
+# unless its detection, which runs on i2c-stub's hwmon-class adapter, took it).
+insmod /lib/modules/i2c-stub.ko chip_addr=0x20,0x48,0x50 functionality=0x0f7f0000 \
+  || { result FAIL i2c_stub_loaded "insmod i2c-stub failed"; finish; }
+I2C_BUS=$(grep -l "SMBus stub driver" /sys/bus/i2c/devices/i2c-*/name | head -n1 | sed 's,.*/i2c-\([0-9]*\)/name,\1,')
+[ -n "$I2C_BUS" ] && [ -c /dev/i2c-$I2C_BUS ] && result PASS i2c_stub_bus || { result FAIL i2c_stub_bus "no i2c-stub adapter or /dev/i2c-N"; finish; }
+[ -e /sys/bus/i2c/devices/$I2C_BUS-0048 ] || echo lm75 0x48 > /sys/bus/i2c/devices/i2c-$I2C_BUS/new_device
+wait_for 5 -e /sys/bus/i2c/devices/$I2C_BUS-0048/driver && result PASS lm75_bound || result FAIL lm75_bound "no driver at $I2C_BUS-0048"
+cat > /tmp/i2c.toml <<TOML
+device = "kernel-i2c"
+listen = ["127.0.0.1:0"]
+log_level = "debug"
+
+[[i2c.buses]]
+bus = $I2C_BUS
+devices = [{address = 0x20, write = true}, {address = 0x50}, {address = 0x48, write = true}]
+TOML
+mv /tmp/mcpud.log /tmp/mcpud-hw.log
+/usr/sbin/mcpud --config /tmp/i2c.toml > /tmp/mcpud.log 2>&1 &
+MCPUD=$!
+n=400; while [ -z "$(port)" ] && kill -0 $MCPUD 2>/dev/null && [ $n -gt 0 ]; do usleep 50000; n=$((n - 1)); done
+PORT=$(port)
+[ -n "$PORT" ] && result PASS mcpud_i2c_started || { result FAIL mcpud_i2c_started "no listening line"; finish; }
+/usr/bin/kernel-client i2c "$PORT" "$I2C_BUS"
+kill $MCPUD
 finish

@@ -5,6 +5,7 @@
 //
 //   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR IIO_CONFIGFS_DIR
 //   kernel-client tty TTY SIM_GPIOCHIP_DIR
+//   kernel-client i2c PORT BUS   (i2c-stub chips at 0x20 and 0x50, lm75 bound at 0x48)
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -291,6 +293,80 @@ int run_tty(const std::string& tty, const std::string& chip_dir, const std::stri
   return failures == 0 ? 0 : 1;
 }
 
+// The I2C tools on i2c-stub's bus: 0x20 writable, 0x50 read-only, 0x48 owned by lm75.
+std::string error_of(const json& reply) {
+  return reply.contains("error") ? reply["error"].value("message", "") + " [" +
+                                       reply["error"].value("data", json::object()).value("code", "") + "]"
+                                 : "no error: " + reply.dump();
+}
+
+bool refused_with(const json& reply, const std::string& code, const std::string& text) {
+  const auto error = error_of(reply);
+  return error.find("[" + code + "]") != std::string::npos && error.find(text) != std::string::npos;
+}
+
+void check_i2c_scan(Peer& peer, int bus) {
+  const auto found = peer.result("i2c_scan", {{"bus", bus}});
+  std::map<int, json> rows;
+  for (const auto& row : found.value("addresses", json::array())) rows[row["address"].get<int>()] = row;
+  check("i2c_scan_finds_stub_chips",
+        rows.size() == 3 && rows[0x20]["state"] == "answered" && rows[0x50]["state"] == "answered", found.dump());
+  check("i2c_scan_names_driver", rows[0x48]["state"] == "claimed" && rows[0x48]["driver"] == "lm75", found.dump());
+}
+
+void check_i2c_round_trips(Peer& peer, int bus) {
+  const json at = {{"bus", bus}, {"address", 0x20}};
+  const auto with = [&](json more) {
+    json args = at;
+    args.update(more);
+    return args;
+  };
+  peer.result("i2c_write", with({{"register", 0x10}, {"value", 0xA5}}));
+  auto read = peer.result("i2c_read", with({{"register", 0x10}}));
+  check("i2c_byte_round_trip", read.value("value", -1) == 0xA5, read.dump());
+  peer.result("i2c_write", with({{"mode", "word"}, {"register", 0x20}, {"value", 0xBEEF}}));
+  read = peer.result("i2c_read", with({{"mode", "word"}, {"register", 0x20}}));
+  check("i2c_word_round_trip", read.value("value", -1) == 0xBEEF && read.value("hex", "") == "efbe", read.dump());
+  peer.result("i2c_write", with({{"mode", "i2c_block"}, {"register", 0x30}, {"data", {1, 2, 3, 4, 5}}}));
+  read = peer.result("i2c_read", with({{"mode", "i2c_block"}, {"register", 0x30}, {"length", 5}}));
+  check("i2c_block_round_trip", read.value("hex", "") == "0102030405", read.dump());
+  const auto wrote = peer.result("i2c_write", with({{"mode", "block"}, {"register", 0x40}, {"data", {9, 8, 7}}}));
+  read = peer.result("i2c_read", with({{"mode", "block"}, {"register", 0x40}}));
+  check("i2c_smbus_block_round_trip", read.value("hex", "") == "090807", wrote.dump() + " " + read.dump());
+  // i2c-stub is an SMBus-only adapter: a plain transfer is refused by what it can do.
+  const auto plain = peer.call("i2c_read", with({{"mode", "transfer"}, {"length", 2}}));
+  check("i2c_transfer_needs_plain_i2c", refused_with(plain, "READ_ERROR", "cannot do plain I2C transfers"),
+        plain.dump());
+}
+
+void check_i2c_refusals(Peer& peer, int bus) {
+  auto refused = peer.call("i2c_write", {{"bus", bus}, {"address", 0x50}, {"register", 0x10}, {"value", 0x5A}});
+  const auto after = peer.result("i2c_read", {{"bus", bus}, {"address", 0x50}, {"register", 0x10}});
+  check("i2c_read_only_refused",
+        refused_with(refused, "NOT_AUTHORIZED", "is read-only: set write = true at i2c.buses[0].devices[1]") &&
+            after.value("value", -1) == 0,
+        refused.dump() + " " + after.dump());
+  refused = peer.call("i2c_read", {{"bus", bus}, {"address", 0x48}, {"register", 0}});
+  check(
+      "i2c_driver_owned_refused",
+      refused_with(refused, "BUSY", "kernel driver 'lm75'") && refused.dump().find("force = true") != std::string::npos,
+      refused.dump());
+  refused = peer.call("i2c_read", {{"bus", bus}, {"address", 0x51}});
+  check("i2c_unconfigured_refused", refused_with(refused, "NOT_AUTHORIZED", "is not configured"), refused.dump());
+}
+
+int run_i2c(int port, int bus) {
+  Peer peer(connect_tcp(port));
+  if (!peer.ok()) {
+    check("i2c_connect", false, "cannot connect");
+    return 1;
+  }
+  check_i2c_scan(peer, bus);
+  check_i2c_round_trips(peer, bus);
+  check_i2c_refusals(peer, bus);
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -298,7 +374,9 @@ int main(int argc, char** argv) {
   if (args.size() == 6 && args[0] == "hw")
     return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5]);
   if (args.size() == 4 && args[0] == "tty") return run_tty(args[1], args[2], args[3]);
+  if (args.size() == 3 && args[0] == "i2c") return run_i2c(std::stoi(args[1]), std::stoi(args[2]));
   std::fprintf(stderr,
-               "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR | tty TTY SIM_CHIP_DIR TAG\n");
+               "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR | tty TTY SIM_CHIP_DIR TAG | "
+               "i2c PORT BUS\n");
   return 2;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Proves mcpud's libgpiod and libiio backends and the serial gadget listener
-# against a real kernel: builds (or reuses) a small kernel, packs an initramfs
-# with busybox, mcpud, the test client and their libraries, boots it in QEMU and
-# turns the guest's KCHECK lines into the test result.
+# Proves mcpud's libgpiod and libiio backends, the serial gadget listener and
+# the I2C tools against a real kernel: builds (or reuses) a small kernel, packs
+# an initramfs with busybox, the kernel's modules, mcpud, the test client and
+# their libraries, boots it in QEMU and turns the guest's KCHECK lines into the
+# test result.
 #
 #   run-kernel-test.sh WORK_DIR FRAGMENT MCPUD KERNEL_CLIENT GUEST_INIT
 set -euo pipefail
@@ -23,6 +24,9 @@ log="$work/kernel-test.log"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/usr/bin" "$root/usr/sbin"
 cp "$busybox" "$root/bin/busybox"
+# The fragment's modules (=m), built beside the image; the guest loads them.
+mkdir -p "$root/lib/modules"
+cp "$(dirname "$bzimage")"/modules/*.ko "$root/lib/modules/" 2>/dev/null || true
 cp "$guest_init" "$root/init"
 chmod +x "$root/init"
 # Without debug info: a RelWithDebInfo mcpud is about 200 MB, and the initramfs

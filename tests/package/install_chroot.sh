@@ -84,7 +84,7 @@ expect "check-config" /usr/sbin/mcpud --check-config /etc/mcpud/mcpud.toml >/dev
 passwd=$(expect "passwd entry" getent passwd mcpud) || true
 grep -q ':/usr/sbin/nologin$' <<<"$passwd" || fail "mcpud is not a nologin system user"
 groups=$(expect "groups" id -nG mcpud)
-for group in mcpud gpio dialout; do
+for group in mcpud gpio dialout i2c spi; do
   grep -qw "$group" <<<"$groups" || fail "user mcpud is not in group $group (groups: $groups)"
 done
 [ -L "$root/etc/systemd/system/multi-user.target.wants/mcpud.service" ] || fail "mcpud.service is not enabled"
@@ -98,7 +98,7 @@ verify=$(expect "verify units" systemd-analyze verify --man=no /lib/systemd/syst
 # serves the dashboard built into it (HTTP on another free port) and stops
 # cleanly on SIGTERM.
 log="$root/tmp/mcpud.log"
-chroot --userspec=mcpud:mcpud --groups=gpio,dialout "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin \
+chroot --userspec=mcpud:mcpud --groups=gpio,dialout,i2c,spi "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin \
   /usr/sbin/mcpud --config /etc/mcpud/mcpud.toml --listen 127.0.0.1:0 --http 127.0.0.1:0 2>"$log" &
 daemon=$!
 port=""
