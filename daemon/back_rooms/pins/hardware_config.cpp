@@ -35,7 +35,7 @@ std::expected<void, std::string> check_key_types(const json& j, const std::strin
       {"bias", {PinType::DigitalInput}},
       {"events", {PinType::DigitalInput}},
       {"debounce_ms", {PinType::DigitalInput}},
-      {"iio", {PinType::AdcInput}},
+      {"iio", {PinType::AdcInput, PinType::SensorInput}},
   };
   for (const auto& rule : rules) {
     if (!j.contains(rule.key)) continue;
@@ -115,6 +115,19 @@ std::expected<void, std::string> attach_events(const std::string& where, PinConf
   return {};
 }
 
+// A sensor_input reads sysfs itself: IIO through libiio (and so a remote iiod)
+// stays adc_input's.
+std::expected<void, std::string> parse_sensor_source(const json& j, const std::string& where, PinConfig& pin) {
+  if (pin.type != PinType::SensorInput) return {};
+  if (j.contains("iio")) {
+    if (j["iio"].contains("uri"))
+      return std::unexpected(where + ".iio.uri: a sensor_input reads the local sysfs; a remote IIO context (uri) " +
+                             "is read by adc_input pins");
+    pin.sensor = {SensorSource::Kind::Iio, pin.iio.device, pin.iio.channel};
+  }
+  return {};
+}
+
 }  // namespace
 
 std::expected<void, std::string> parse_hardware_keys(const json& j, const std::string& where, BoardKind board,
@@ -127,6 +140,7 @@ std::expected<void, std::string> parse_hardware_keys(const json& j, const std::s
   if (j.contains("iio"))
     pin.iio = {j["iio"].value("uri", ""), j["iio"].at("device").get<std::string>(),
                j["iio"].at("channel").get<std::string>()};
+  if (auto ok = parse_sensor_source(j, where, pin); !ok) return ok;
   if (j.contains("pwm")) {
     pin.pwm_chip = j["pwm"].value("chip", "");
     pin.pwm_channel = j["pwm"].value("channel", 0u);

@@ -13,6 +13,7 @@
 #include "mcpud/core/sampler.hpp"
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pins.hpp"
+#include "mcpud/hal/sensor.hpp"
 #include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
@@ -23,6 +24,7 @@ struct BoardPin {
   std::unique_ptr<hal::DigitalInput> input;
   std::unique_ptr<hal::PwmOutput> pwm;
   std::unique_ptr<hal::AnalogInput> adc;
+  std::unique_ptr<hal::SensorInput> sensor;
   std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
   hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
   std::string device;                   // the bridged device it is on ("uno"); empty for the board's own pins
