@@ -82,7 +82,9 @@ class IioSensor final : public RelocatingSensor {
  private:
   HalResult<fs::path> locate() const override {
     auto dir = find_device(root_, device_);
-    if (!dir) return std::unexpected(HalError{dir.error().kind, "IIO device '" + device_ + "' is gone: " + dir.error().message});
+    if (!dir)
+      return std::unexpected(
+          HalError{dir.error().kind, "IIO device '" + device_ + "' is gone: " + dir.error().message});
     return dir;
   }
 

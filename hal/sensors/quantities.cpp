@@ -15,12 +15,12 @@ struct Named {
 
 // The units replies name. fan_speed stays in rpm: what every fan datasheet uses.
 constexpr std::array<Named, 19> kQuantities{{
-    {"temperature", "degC"},   {"humidity", "%RH"},       {"pressure", "Pa"},
-    {"voltage", "V"},          {"current", "A"},          {"power", "W"},
-    {"energy", "J"},           {"acceleration", "m/s^2"}, {"angular_velocity", "rad/s"},
-    {"magnetic_field", "T"},   {"illuminance", "lx"},     {"resistance", "ohm"},
-    {"capacitance", "F"},      {"distance", "m"},         {"velocity", "m/s"},
-    {"angle", "rad"},          {"fan_speed", "rpm"},      {"proximity", ""},
+    {"temperature", "degC"}, {"humidity", "%RH"},       {"pressure", "Pa"},
+    {"voltage", "V"},        {"current", "A"},          {"power", "W"},
+    {"energy", "J"},         {"acceleration", "m/s^2"}, {"angular_velocity", "rad/s"},
+    {"magnetic_field", "T"}, {"illuminance", "lx"},     {"resistance", "ohm"},
+    {"capacitance", "F"},    {"distance", "m"},         {"velocity", "m/s"},
+    {"angle", "rad"},        {"fan_speed", "rpm"},      {"proximity", ""},
     {"intensity", ""},
 }};
 
@@ -38,7 +38,7 @@ struct KernelKind {
 };
 
 constexpr std::array<KernelKind, 18> kIioTypes{{
-    {"temp", "temperature", 1e-3},  // millidegrees Celsius
+    {"temp", "temperature", 1e-3},           // millidegrees Celsius
     {"humidityrelative", "humidity", 1e-3},  // milli percent
     {"pressure", "pressure", 1e3},           // kPa
     {"voltage", "voltage", 1e-3},            // mV
@@ -48,10 +48,10 @@ constexpr std::array<KernelKind, 18> kIioTypes{{
     {"energy", "energy", 1},       // J
     {"accel", "acceleration", 1},  // m/s^2
     {"gravity", "acceleration", 1},
-    {"anglvel", "angular_velocity", 1},  // rad/s
-    {"magn", "magnetic_field", 1e-4},    // Gauss
-    {"illuminance", "illuminance", 1},   // lux
-    {"resistance", "resistance", 1},     // ohm
+    {"anglvel", "angular_velocity", 1},    // rad/s
+    {"magn", "magnetic_field", 1e-4},      // Gauss
+    {"illuminance", "illuminance", 1},     // lux
+    {"resistance", "resistance", 1},       // ohm
     {"capacitance", "capacitance", 1e-9},  // nF
     {"distance", "distance", 1},           // m
     {"velocity", "velocity", 1},           // m/s
@@ -59,11 +59,11 @@ constexpr std::array<KernelKind, 18> kIioTypes{{
 }};
 
 constexpr std::array<KernelKind, 7> kHwmonKinds{{
-    {"temp", "temperature", 1e-3},  // millidegrees Celsius
-    {"in", "voltage", 1e-3},        // mV
-    {"curr", "current", 1e-3},      // mA
-    {"power", "power", 1e-6},       // uW
-    {"energy", "energy", 1e-6},     // uJ
+    {"temp", "temperature", 1e-3},   // millidegrees Celsius
+    {"in", "voltage", 1e-3},         // mV
+    {"curr", "current", 1e-3},       // mA
+    {"power", "power", 1e-6},        // uW
+    {"energy", "energy", 1e-6},      // uJ
     {"humidity", "humidity", 1e-3},  // milli percent
     {"fan", "fan_speed", 1},         // rpm
 }};

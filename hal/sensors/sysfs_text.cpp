@@ -59,6 +59,25 @@ std::vector<std::string> list_dir(const std::filesystem::path& dir) {
   return names;
 }
 
+std::filesystem::path find_entry(const std::filesystem::path& dir, std::string_view prefix, const char* attribute,
+                                 const std::string& key) {
+  for (const auto& entry : list_dir(dir)) {
+    if (!entry.starts_with(prefix)) continue;
+    if (entry == key || read_sysfs_or_empty(dir / entry / attribute) == key) return dir / entry;
+  }
+  return {};
+}
+
+std::string list_entries(const std::filesystem::path& dir, std::string_view prefix, const char* attribute) {
+  std::string text;
+  for (const auto& entry : list_dir(dir)) {
+    if (!entry.starts_with(prefix)) continue;
+    text += (text.empty() ? "" : ", ") + entry;
+    if (auto value = read_sysfs_or_empty(dir / entry / attribute); !value.empty()) text += " (" + value + ")";
+  }
+  return text.empty() ? "there is none" : text;
+}
+
 HalResult<double> RelocatingSensor::read() {
   if (!dir_.empty()) {
     auto value = read_in(dir_);

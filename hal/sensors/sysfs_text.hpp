@@ -25,12 +25,21 @@ std::string read_sysfs_or_empty(const std::filesystem::path& path);
 // The names of the entries of `dir`, sorted; empty when it cannot be listed.
 std::vector<std::string> list_dir(const std::filesystem::path& dir);
 
+// The entry of `dir` whose name starts with `prefix` and whose `attribute` file
+// reads `key` (or whose own name is `key`); empty when none does.
+std::filesystem::path find_entry(const std::filesystem::path& dir, std::string_view prefix, const char* attribute,
+                                 const std::string& key);
+// "hwmon0 (cpu_thermal), hwmon1 (rpi_volt)": the entries with that prefix and
+// what their `attribute` reads, or "there is none".
+std::string list_entries(const std::filesystem::path& dir, std::string_view prefix, const char* attribute);
+
 // A sensor read from files of one directory that `locate` finds. When a read
 // says the device is gone, the directory is looked up again (it may be back
 // under another index); reads fail with Kind::Disconnected until it is.
 class RelocatingSensor : public SensorInput {
  public:
-  RelocatingSensor(Quantity quantity, std::filesystem::path dir) : quantity_(std::move(quantity)), dir_(std::move(dir)) {}
+  RelocatingSensor(Quantity quantity, std::filesystem::path dir)
+      : quantity_(std::move(quantity)), dir_(std::move(dir)) {}
   HalResult<double> read() final;
   const Quantity& quantity() const final { return quantity_; }
 

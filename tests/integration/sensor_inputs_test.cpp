@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// sensor_input pins on board "linux" reading a fake sysfs tree (sysfs_root):
+// sensor_input pins reading a fake sysfs tree (sysfs_root): IIO channels,
+// hwmon inputs and thermal zones,
 // values in SI units with their unit over MCP/U and MCP, in the pin registry,
 // resources, sampling and threshold events; a hot-removed device answers
 // DEVICE_DISCONNECTED and recovers; a missing one is named at start.
@@ -67,8 +68,9 @@ class SensorInputs : public ::testing::Test {
 };
 
 TEST_F(SensorInputs, SensorReadAnswersSiUnitsNamed) {
-  EXPECT_EQ(client_->result("sensor_read", {{"pin", 100}}),
-            (json{{"pin", 100}, {"name", "room_temp"}, {"value", 23.125}, {"unit", "degC"}, {"quantity", "temperature"}}));
+  EXPECT_EQ(
+      client_->result("sensor_read", {{"pin", 100}}),
+      (json{{"pin", 100}, {"name", "room_temp"}, {"value", 23.125}, {"unit", "degC"}, {"quantity", "temperature"}}));
   const json humidity = client_->result("sensor_read", {{"pin", "room_humidity"}});
   EXPECT_EQ(humidity["value"], 45.123);
   EXPECT_EQ(humidity["unit"], "%RH");
@@ -90,8 +92,9 @@ TEST_F(SensorInputs, UnitsAreInTheRegistryToolDescriptionAndResources) {
   for (const auto& tool : listing["tools"]) {
     if (tool["name"] == "sensor_read") description = tool["description"];
   }
-  EXPECT_TRUE(contains(description, "100 room_temp (temperature, degC), 101 room_humidity (humidity, %RH), 102 tilt "
-                                    "(acceleration, m/s^2)"));
+  EXPECT_TRUE(contains(description,
+                       "100 room_temp (temperature, degC), 101 room_humidity (humidity, %RH), 102 tilt "
+                       "(acceleration, m/s^2)"));
 
   const json read = client_->result("resources/read", {{"uri", "mcpu://pins/room_humidity"}});
   const json pin = json::parse(read["contents"][0]["text"].get<std::string>());
@@ -110,7 +113,11 @@ TEST_F(SensorInputs, ToolsCallOverMcpCarriesValueAndUnit) {
 }
 
 TEST_F(SensorInputs, SamplingKeepsSiValuesAndThresholdEventsFire) {
-  ASSERT_TRUE(eventually([&] { return client_->result("get_pin_summary", {{"name", "room_temp"}})["samples"] >= 2; }, 5s));
+  ASSERT_TRUE(eventually(
+      [&] {
+        return client_->result("get_pin_summary", {{"name", "room_temp"}})["samples"] >= 2;
+      },
+      5s));
   EXPECT_EQ(client_->result("get_pin_summary", {{"name", "room_temp"}})["latest"], 23.125);
   sysfs_.write("bus/iio/devices/iio:device0/in_temp_input", "31500");
   json events;
@@ -149,6 +156,86 @@ TEST(SensorStart, MissingDeviceIsNamedAtStartAndByCheckConfig) {
   ASSERT_TRUE(started.start({"--config", config, "--listen", "127.0.0.1:0"}));
   EXPECT_EQ(started.wait_exit(10s), 1);
   EXPECT_TRUE(contains(started.log(), "pin 102 (tilt), IIO mpu6050/accel_z: no IIO device named 'mpu6050'"));
+}
+
+// A Raspberry Pi's CPU temperature (thermal zone and hwmon) and an LM75 on I2C.
+void add_pi_sensors(const FakeSysfs& sysfs) {
+  sysfs.write("class/thermal/thermal_zone0/type", "cpu-thermal");
+  sysfs.write("class/thermal/thermal_zone0/temp", "51540");
+  sysfs.write("class/hwmon/hwmon0/name", "cpu_thermal");
+  sysfs.write("class/hwmon/hwmon0/temp1_input", "51540");
+  sysfs.write("class/hwmon/hwmon2/name", "lm75");
+  sysfs.write("class/hwmon/hwmon2/temp1_input", "19500");
+}
+
+std::string pi_config(const FakeSysfs& sysfs) {
+  return "board = \"raspberrypi\"\nsysfs_root = \"" + sysfs.root() + "\"\n" + R"(
+[[pins]]
+name = "cpu_temp"
+pin = 120
+type = "sensor_input"
+thermal = { zone = "cpu-thermal" }
+sampling = { interval_ms = 20, thresholds = [40.0, 70.0] }
+
+[[pins]]
+name = "cpu_hwmon"
+pin = 121
+type = "sensor_input"
+hwmon = { device = "cpu_thermal", input = "temp1" }
+
+[[pins]]
+name = "shed"
+pin = 122
+type = "sensor_input"
+hwmon = { device = "lm75", input = "temp1" }
+)";
+}
+
+TEST(SensorHwmonThermal, CpuTemperatureAndAnLm75InDegreesWithRecoveryAfterRemoval) {
+  FakeSysfs sysfs;
+  add_pi_sensors(sysfs);
+  DaemonProcess daemon;
+  const int port = daemon.start_tcp({"--config", daemon.write_file("pi.toml", pi_config(sysfs))});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  EXPECT_EQ(
+      client->result("sensor_read", {{"name", "cpu_temp"}}),
+      (json{{"pin", 120}, {"name", "cpu_temp"}, {"value", 51.54}, {"unit", "degC"}, {"quantity", "temperature"}}));
+  EXPECT_EQ(client->result("sensor_read", {{"pin", 121}})["value"], 51.54);
+  EXPECT_EQ(client->result("sensor_read", {{"pin", 122}})["value"], 19.5);
+
+  sysfs.write("class/thermal/thermal_zone0/temp", "75000");
+  json events;
+  ASSERT_TRUE(eventually(
+      [&] {
+        events = client->result("get_pin_events", {{"name", "cpu_temp"}});
+        return !events["events"].empty();
+      },
+      5s));
+  EXPECT_EQ(events["events"][0]["value"], 75.0) << events.dump();
+
+  sysfs.remove("class/hwmon/hwmon2");  // the LM75's driver unbound
+  const json gone = client->call("sensor_read", {{"pin", 122}});
+  ASSERT_TRUE(is_error(gone, -32012, "DEVICE_DISCONNECTED"));
+  EXPECT_TRUE(contains(gone["error"]["message"], "pin 122 (shed): hwmon chip 'lm75' is gone: no hwmon chip named"));
+  EXPECT_EQ(client->result("sensor_read", {{"pin", 120}})["value"], 75.0) << "the other sensors still answer";
+  sysfs.write("class/hwmon/hwmon5/name", "lm75");
+  sysfs.write("class/hwmon/hwmon5/temp1_input", "18250");
+  EXPECT_EQ(client->result("sensor_read", {{"pin", 122}})["value"], 18.25);
+}
+
+TEST(SensorHwmonThermal, MissingThermalZoneIsNamedByCheckConfig) {
+  FakeSysfs sysfs;
+  add_pi_sensors(sysfs);
+  sysfs.write("class/thermal/thermal_zone0/type", "soc-thermal");
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.start({"--check-config", daemon.write_file("pi.toml", pi_config(sysfs))}));
+  EXPECT_EQ(daemon.wait_exit(10s), 1);
+  EXPECT_TRUE(contains(daemon.log(),
+                       "pin 120 (cpu_temp), thermal zone cpu-thermal: no thermal zone of type "
+                       "'cpu-thermal' in " +
+                           sysfs.root() + "/class/thermal; zones: thermal_zone0 (soc-thermal)"));
 }
 
 }  // namespace

@@ -63,6 +63,21 @@ const char* const kPinsSchema = R"json({
           "uri": {"type": "string", "minLength": 1}
         }
       },
+      "hwmon": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["device", "input"],
+        "properties": {
+          "device": {"type": "string", "minLength": 1},
+          "input": {"type": "string", "pattern": "^[a-z]+[0-9]+$"}
+        }
+      },
+      "thermal": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["zone"],
+        "properties": {"zone": {"type": "string", "minLength": 1}}
+      },
       "sampling": {
         "type": "object",
         "additionalProperties": false,

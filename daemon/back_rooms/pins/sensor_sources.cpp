@@ -10,6 +10,10 @@ hal::HalResult<std::unique_ptr<hal::SensorInput>> open_sensor(const std::string&
   switch (source.kind) {
     case SensorSource::Kind::Iio:
       return hal::open_iio_sensor(root, source.device, source.channel);
+    case SensorSource::Kind::Hwmon:
+      return hal::open_hwmon_sensor(root, source.device, source.channel);
+    case SensorSource::Kind::Thermal:
+      return hal::open_thermal_zone(root, source.device);
     case SensorSource::Kind::None:
       break;
   }
@@ -20,6 +24,10 @@ std::string describe(const SensorSource& source) {
   switch (source.kind) {
     case SensorSource::Kind::Iio:
       return "IIO " + source.device + "/" + source.channel;
+    case SensorSource::Kind::Hwmon:
+      return "hwmon " + source.device + "/" + source.channel;
+    case SensorSource::Kind::Thermal:
+      return "thermal zone " + source.device;
     case SensorSource::Kind::None:
       break;
   }

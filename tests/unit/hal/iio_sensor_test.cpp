@@ -25,9 +25,9 @@ double read_ok(SensorInput& sensor) {
 // What the bmp280 driver shows for a BME280: processed values only.
 void add_bme280(const FakeSysfs& sysfs, int index) {
   const auto dir = sysfs.iio_device(index, "bme280");
-  sysfs.write(dir + "/in_temp_input", "23125");               // millidegrees Celsius
-  sysfs.write(dir + "/in_humidityrelative_input", "45123");   // milli percent
-  sysfs.write(dir + "/in_pressure_input", "101.325000000");   // kPa
+  sysfs.write(dir + "/in_temp_input", "23125");              // millidegrees Celsius
+  sysfs.write(dir + "/in_humidityrelative_input", "45123");  // milli percent
+  sysfs.write(dir + "/in_pressure_input", "101.325000000");  // kPa
   sysfs.write(dir + "/in_temp_oversampling_ratio", "2");
 }
 
@@ -99,7 +99,7 @@ TEST(IioSensor, MissingTreeDeviceOrChannelIsNamedWithWhatExists) {
   auto no_device = open_iio_sensor({sysfs.root()}, "sht31", "temp");
   ASSERT_FALSE(no_device);
   EXPECT_NE(no_device.error().message.find("no IIO device named 'sht31' in " + sysfs.root() +
-                                          "/bus/iio/devices; devices: iio:device0 (bme280)"),
+                                           "/bus/iio/devices; devices: iio:device0 (bme280)"),
             std::string::npos)
       << no_device.error().message;
 

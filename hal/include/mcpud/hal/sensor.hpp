@@ -49,4 +49,15 @@ struct SysfsRoot {
 HalResult<std::unique_ptr<SensorInput>> open_iio_sensor(const SysfsRoot& root, const std::string& device,
                                                         const std::string& channel);
 
+// An hwmon input: the chip whose `name` file reads `chip` ("cpu_thermal",
+// "lm75"; or its id "hwmon2") under <root>/class/hwmon, and its input `input`
+// ("temp1", "in0", "curr1", "power1", "fan1", "humidity1"): <input>_input,
+// converted to SI (millidegrees to degC, mV to V, uW to W, ...; fans in rpm).
+HalResult<std::unique_ptr<SensorInput>> open_hwmon_sensor(const SysfsRoot& root, const std::string& chip,
+                                                          const std::string& input);
+
+// A thermal zone by its `type` ("cpu-thermal"; or its id "thermal_zone0") under
+// <root>/class/thermal: its `temp` in degC.
+HalResult<std::unique_ptr<SensorInput>> open_thermal_zone(const SysfsRoot& root, const std::string& type);
+
 }  // namespace mcpud::hal

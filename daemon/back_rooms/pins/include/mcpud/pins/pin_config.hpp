@@ -31,10 +31,10 @@ std::optional<BoardKind> parse_board_kind(std::string_view name);
 
 // Where a sensor_input on a real board reads its value.
 struct SensorSource {
-  enum class Kind { None, Iio };
+  enum class Kind { None, Iio, Hwmon, Thermal };
   Kind kind = Kind::None;
-  std::string device;   // IIO device name, label or id
-  std::string channel;  // IIO channel ("temp", "voltage0")
+  std::string device;   // IIO device name, label or id; hwmon chip name; thermal zone type
+  std::string channel;  // IIO channel ("temp", "voltage0"); hwmon input ("temp1")
 };
 
 // What one [[pins]] table says. Defaults of keys are the schema's, or, for keys
