@@ -41,14 +41,13 @@ HalResult<fs::path> find_chip(const SysfsRoot& root, const std::string& chip) {
   const auto dir = hwmon_dir(root);
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    return std::unexpected(
-        HalError{HalError::Kind::NotFound, dir.string() + " does not exist: the kernel has no hwmon support (CONFIG_HWMON)"});
+    return std::unexpected(HalError{HalError::Kind::NotFound,
+                                    dir.string() + " does not exist: the kernel has no hwmon support (CONFIG_HWMON)"});
   }
   auto found = find_entry(dir, "hwmon", "name", chip);
   if (found.empty()) {
-    return std::unexpected(HalError{HalError::Kind::NotFound, "no hwmon chip named '" + chip + "' in " +
-                                                                  dir.string() + "; chips: " +
-                                                                  list_entries(dir, "hwmon", "name") +
+    return std::unexpected(HalError{HalError::Kind::NotFound, "no hwmon chip named '" + chip + "' in " + dir.string() +
+                                                                  "; chips: " + list_entries(dir, "hwmon", "name") +
                                                                   " (check that its driver is loaded; `cat " +
                                                                   dir.string() + "/hwmon*/name` lists them)"});
   }
@@ -67,7 +66,9 @@ class HwmonSensor final : public RelocatingSensor {
  private:
   HalResult<fs::path> locate() const override {
     auto chip = find_chip(root_, chip_);
-    if (!chip) return std::unexpected(HalError{chip.error().kind, "hwmon chip '" + chip_ + "' is gone: " + chip.error().message});
+    if (!chip)
+      return std::unexpected(
+          HalError{chip.error().kind, "hwmon chip '" + chip_ + "' is gone: " + chip.error().message});
     return input_dir(*chip, input_);
   }
 
@@ -99,9 +100,9 @@ HalResult<std::unique_ptr<SensorInput>> open_hwmon_sensor(const SysfsRoot& root,
   const auto inputs = input_dir(*dir, input);
   std::error_code ec;
   if (!fs::exists(inputs / (input + "_input"), ec)) {
-    return std::unexpected(HalError{HalError::Kind::NotFound, "hwmon chip '" + chip + "' (" + dir->string() +
-                                                                  ") has no " + input + "_input; " +
-                                                                  list_inputs(*dir)});
+    return std::unexpected(
+        HalError{HalError::Kind::NotFound,
+                 "hwmon chip '" + chip + "' (" + dir->string() + ") has no " + input + "_input; " + list_inputs(*dir)});
   }
   auto sensor = std::make_unique<HwmonSensor>(root, chip, input, *scale, inputs);
   // A first read proves the file can be read (permissions) before the pin is offered.

@@ -14,16 +14,16 @@ HalResult<fs::path> find_zone(const SysfsRoot& root, const std::string& type) {
   const auto dir = thermal_dir(root);
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    return std::unexpected(HalError{HalError::Kind::NotFound,
-                                    dir.string() + " does not exist: the kernel has no thermal support (CONFIG_THERMAL)"});
+    return std::unexpected(
+        HalError{HalError::Kind::NotFound,
+                 dir.string() + " does not exist: the kernel has no thermal support (CONFIG_THERMAL)"});
   }
   auto found = find_entry(dir, "thermal_zone", "type", type);
   if (found.empty()) {
-    return std::unexpected(HalError{HalError::Kind::NotFound, "no thermal zone of type '" + type + "' in " +
-                                                                  dir.string() + "; zones: " +
-                                                                  list_entries(dir, "thermal_zone", "type") +
-                                                                  " (`cat " + dir.string() +
-                                                                  "/thermal_zone*/type` lists them)"});
+    return std::unexpected(
+        HalError{HalError::Kind::NotFound, "no thermal zone of type '" + type + "' in " + dir.string() +
+                                               "; zones: " + list_entries(dir, "thermal_zone", "type") + " (`cat " +
+                                               dir.string() + "/thermal_zone*/type` lists them)"});
   }
   return found;
 }
@@ -31,12 +31,16 @@ HalResult<fs::path> find_zone(const SysfsRoot& root, const std::string& type) {
 class ThermalZone final : public RelocatingSensor {
  public:
   ThermalZone(SysfsRoot root, std::string type, fs::path dir)
-      : RelocatingSensor(*quantity_named("temperature"), std::move(dir)), root_(std::move(root)), type_(std::move(type)) {}
+      : RelocatingSensor(*quantity_named("temperature"), std::move(dir)),
+        root_(std::move(root)),
+        type_(std::move(type)) {}
 
  private:
   HalResult<fs::path> locate() const override {
     auto zone = find_zone(root_, type_);
-    if (!zone) return std::unexpected(HalError{zone.error().kind, "thermal zone '" + type_ + "' is gone: " + zone.error().message});
+    if (!zone)
+      return std::unexpected(
+          HalError{zone.error().kind, "thermal zone '" + type_ + "' is gone: " + zone.error().message});
     return zone;
   }
 

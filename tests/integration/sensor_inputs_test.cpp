@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // sensor_input pins reading a fake sysfs tree (sysfs_root): IIO channels,
-// hwmon inputs and thermal zones,
+// hwmon inputs, thermal zones and 1-Wire thermometers (and onewire_list),
 // values in SI units with their unit over MCP/U and MCP, in the pin registry,
 // resources, sampling and threshold events; a hot-removed device answers
 // DEVICE_DISCONNECTED and recovers; a missing one is named at start.
@@ -236,6 +236,49 @@ TEST(SensorHwmonThermal, MissingThermalZoneIsNamedByCheckConfig) {
                        "pin 120 (cpu_temp), thermal zone cpu-thermal: no thermal zone of type "
                        "'cpu-thermal' in " +
                            sysfs.root() + "/class/thermal; zones: thermal_zone0 (soc-thermal)"));
+}
+
+const std::string kW1 = "bus/w1/devices/";
+
+TEST(SensorOneWire, Ds18b20ReadsOnewireListListsAndACrcErrorIsAReadError) {
+  FakeSysfs sysfs;
+  sysfs.write(kW1 + "w1_bus_master1/w1_master_slave_count", "2");
+  sysfs.write(kW1 + "28-00000a1b2c3d/w1_slave",
+              "72 01 4b 46 7f ff 0e 10 57 : crc=57 YES\n72 01 4b 46 7f ff 0e 10 57 t=23125");
+  sysfs.write(kW1 + "3a-0000001f2e3d/state", "x");
+  DaemonProcess daemon;
+  const auto config = "board = \"raspberrypi\"\nsysfs_root = \"" + sysfs.root() + "\"\n" + R"(
+[[pins]]
+name = "tank"
+pin = 130
+type = "sensor_input"
+onewire = { id = "28-00000a1b2c3d" }
+)";
+  const int port = daemon.start_tcp({"--config", daemon.write_file("w1.toml", config)});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  EXPECT_EQ(client->result("sensor_read", {{"name", "tank"}}),
+            (json{{"pin", 130}, {"name", "tank"}, {"value", 23.125}, {"unit", "degC"}, {"quantity", "temperature"}}));
+  EXPECT_EQ(client->result("onewire_list"),
+            json::parse(R"({"devices":[{"id":"28-00000a1b2c3d","family":"28","chip":"DS18B20","thermometer":true},
+                                       {"id":"3a-0000001f2e3d","family":"3a","chip":"DS2413","thermometer":false}]})"));
+
+  sysfs.write(kW1 + "28-00000a1b2c3d/w1_slave",
+              "72 01 4b 46 7f ff 0e 10 58 : crc=57 NO\n72 01 4b 46 7f ff 0e 10 58 t=23125");
+  const json crc = client->call("sensor_read", {{"pin", 130}});
+  ASSERT_TRUE(is_error(crc, -32010, "READ_ERROR"));
+  EXPECT_TRUE(contains(crc["error"]["message"], "CRC check failed"));
+
+  sysfs.remove(kW1 + "28-00000a1b2c3d");  // unplugged
+  EXPECT_TRUE(is_error(client->call("sensor_read", {{"pin", 130}}), -32012, "DEVICE_DISCONNECTED"));
+  sysfs.write(kW1 + "28-00000a1b2c3d/temperature", "19000");
+  EXPECT_EQ(client->result("sensor_read", {{"pin", 130}})["value"], 19.0);
+
+  sysfs.remove("bus/w1");
+  const json no_bus = client->call("onewire_list");
+  ASSERT_TRUE(is_error(no_bus, -32010, "READ_ERROR"));
+  EXPECT_TRUE(contains(no_bus["error"]["message"], "no 1-Wire bus master is loaded"));
 }
 
 }  // namespace

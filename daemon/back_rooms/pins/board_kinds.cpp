@@ -50,8 +50,8 @@ std::expected<void, std::string> check_pin_for_board(BoardKind board, const std:
     case PinType::SensorInput:
       if (pin.sensor.kind == SensorSource::Kind::None)
         return std::unexpected(where + ": a sensor_input on board \"" + std::string(board_kind_name(board)) +
-                               "\" needs where to read it: iio = { device, channel }, hwmon = { device, input } or " +
-                               "thermal = { zone }");
+                               "\" needs where to read it: iio = { device, channel }, hwmon = { device, input }, " +
+                               "thermal = { zone } or onewire = { id }");
       return {};
     case PinType::PwmOutput:
       if (pin.pwm_chip.empty())

@@ -38,6 +38,7 @@ std::expected<void, std::string> check_key_types(const json& j, const std::strin
       {"iio", {PinType::AdcInput, PinType::SensorInput}},
       {"hwmon", {PinType::SensorInput}},
       {"thermal", {PinType::SensorInput}},
+      {"onewire", {PinType::SensorInput}},
   };
   for (const auto& rule : rules) {
     if (!j.contains(rule.key)) continue;
@@ -57,7 +58,7 @@ std::expected<void, std::string> check_key_board(const json& j, const std::strin
                            "\"");
   if (!sim) return {};
   for (const char* key :
-       {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio", "hwmon", "thermal"}) {
+       {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio", "hwmon", "thermal", "onewire"}) {
     if (j.contains(key))
       return std::unexpected(where + "." + key + ": not used by board \"sim\" (use \"raspberrypi\" or \"linux\")");
   }
@@ -123,7 +124,7 @@ std::expected<void, std::string> attach_events(const std::string& where, PinConf
 std::expected<void, std::string> parse_sensor_source(const json& j, const std::string& where, PinConfig& pin) {
   if (pin.type != PinType::SensorInput) return {};
   std::string given;
-  for (const char* key : {"iio", "hwmon", "thermal"}) {
+  for (const char* key : {"iio", "hwmon", "thermal", "onewire"}) {
     if (!j.contains(key)) continue;
     if (!given.empty())
       return std::unexpected(where + "." + key + ": a sensor_input reads one source; it already has " + given);
@@ -140,6 +141,8 @@ std::expected<void, std::string> parse_sensor_source(const json& j, const std::s
                   hwmon.at("input").get<std::string>()};
   } else if (j.contains("thermal")) {
     pin.sensor = {SensorSource::Kind::Thermal, j["thermal"].at("zone").get<std::string>(), ""};
+  } else if (j.contains("onewire")) {
+    pin.sensor = {SensorSource::Kind::OneWire, j["onewire"].at("id").get<std::string>(), ""};
   }
   return {};
 }

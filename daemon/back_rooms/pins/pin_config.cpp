@@ -78,6 +78,12 @@ const char* const kPinsSchema = R"json({
         "required": ["zone"],
         "properties": {"zone": {"type": "string", "minLength": 1}}
       },
+      "onewire": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id"],
+        "properties": {"id": {"type": "string", "pattern": "^[0-9a-fA-F]{2}-[0-9a-fA-F]{12}$"}}
+      },
       "sampling": {
         "type": "object",
         "additionalProperties": false,

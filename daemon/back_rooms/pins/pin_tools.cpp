@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "board_tools.hpp"
 #include "mcpud/pins/pin_table.hpp"
 
 namespace mcpud::pins {
@@ -343,6 +344,7 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
       object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
       true);
 
+  register_board_tools(registry, pins);
   if (std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sensor != nullptr; })) {
     add(registry, pins, "sensor_read", sensor_read_description(pins),
         object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),

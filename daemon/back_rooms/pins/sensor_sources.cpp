@@ -2,6 +2,8 @@
 // From a sensor_input's configured source to its hal sensor.
 #include "sensor_sources.hpp"
 
+#include "mcpud/hal/onewire.hpp"
+
 namespace mcpud::pins {
 
 hal::HalResult<std::unique_ptr<hal::SensorInput>> open_sensor(const std::string& sysfs_root,
@@ -14,6 +16,8 @@ hal::HalResult<std::unique_ptr<hal::SensorInput>> open_sensor(const std::string&
       return hal::open_hwmon_sensor(root, source.device, source.channel);
     case SensorSource::Kind::Thermal:
       return hal::open_thermal_zone(root, source.device);
+    case SensorSource::Kind::OneWire:
+      return hal::open_onewire_thermometer(root, source.device);
     case SensorSource::Kind::None:
       break;
   }
@@ -28,6 +32,8 @@ std::string describe(const SensorSource& source) {
       return "hwmon " + source.device + "/" + source.channel;
     case SensorSource::Kind::Thermal:
       return "thermal zone " + source.device;
+    case SensorSource::Kind::OneWire:
+      return "1-Wire " + source.device;
     case SensorSource::Kind::None:
       break;
   }

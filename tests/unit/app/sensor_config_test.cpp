@@ -51,6 +51,7 @@ TEST(SensorConfig, HwmonInputAndThermalZone) {
   EXPECT_EQ(lm75.kind, pins::SensorSource::Kind::Hwmon);
   EXPECT_EQ(lm75.device, "lm75");
   EXPECT_EQ(lm75.channel, "temp1");
+  EXPECT_TRUE(has(error_of("board = \"linux\"\n" + kPin + "onewire = { id = \"28-xyz\" }\n"), "pins[0].onewire.id: "));
   const auto& cpu = config.board.pins.at(1).sensor;
   EXPECT_EQ(cpu.kind, pins::SensorSource::Kind::Thermal);
   EXPECT_EQ(cpu.device, "cpu-thermal");
@@ -61,7 +62,7 @@ TEST(SensorConfig, SysfsRootDefaultsToSys) { EXPECT_EQ(parsed("board = \"sim\"\n
 TEST(SensorConfig, MistakesNameTheKeyPath) {
   EXPECT_TRUE(has(error_of("board = \"linux\"\n" + kPin),
                   "pins[0]: a sensor_input on board \"linux\" needs where to read it: iio = { device, channel }, "
-                  "hwmon = { device, input } or thermal = { zone }"));
+                  "hwmon = { device, input }, thermal = { zone } or onewire = { id }"));
   EXPECT_TRUE(has(error_of("board = \"linux\"\n" + kPin +
                            "thermal = { zone = \"cpu-thermal\" }\nhwmon = { device = \"lm75\", input = \"temp1\" }\n"),
                   "pins[0].thermal: a sensor_input reads one source; it already has hwmon"));
@@ -124,7 +125,7 @@ TEST(SensorConfig, CommentedSensorExamplesOfThePiConfigsParse) {
     const auto config = parsed(text + extra);
     int sensors = 0;
     for (const auto& pin : config.board.pins) sensors += pin.type == hal::PinType::SensorInput;
-    EXPECT_GE(sensors, 4) << name;
+    EXPECT_GE(sensors, 5) << name;
   }
 }
 

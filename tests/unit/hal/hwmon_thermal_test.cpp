@@ -27,8 +27,8 @@ void add_hwmon(const FakeSysfs& sysfs) {
   sysfs.write("class/hwmon/hwmon2/name", "lm75");
   sysfs.write("class/hwmon/hwmon2/device/temp1_input", "-2500");  // an older driver: under device/
   sysfs.write("class/hwmon/hwmon3/name", "ina219");
-  sysfs.write("class/hwmon/hwmon3/in1_input", "5012");     // mV
-  sysfs.write("class/hwmon/hwmon3/curr1_input", "250");    // mA
+  sysfs.write("class/hwmon/hwmon3/in1_input", "5012");        // mV
+  sysfs.write("class/hwmon/hwmon3/curr1_input", "250");       // mA
   sysfs.write("class/hwmon/hwmon3/power1_input", "1253000");  // uW
   sysfs.write("class/hwmon/hwmon4/name", "pwmfan");
   sysfs.write("class/hwmon/hwmon4/fan1_input", "2400");
@@ -61,7 +61,7 @@ TEST(Hwmon, MissingChipOrInputIsNamedWithWhatExists) {
   auto no_chip = open_hwmon_sensor({sysfs.root()}, "sht3x", "temp1");
   ASSERT_FALSE(no_chip);
   EXPECT_NE(no_chip.error().message.find("no hwmon chip named 'sht3x' in " + sysfs.root() +
-                                        "/class/hwmon; chips: hwmon0 (cpu_thermal), hwmon1 (rpi_volt), hwmon2 (lm75)"),
+                                         "/class/hwmon; chips: hwmon0 (cpu_thermal), hwmon1 (rpi_volt), hwmon2 (lm75)"),
             std::string::npos)
       << no_chip.error().message;
   auto no_input = open_hwmon_sensor({sysfs.root()}, "ina219", "temp1");

@@ -31,9 +31,9 @@ std::optional<BoardKind> parse_board_kind(std::string_view name);
 
 // Where a sensor_input on a real board reads its value.
 struct SensorSource {
-  enum class Kind { None, Iio, Hwmon, Thermal };
+  enum class Kind { None, Iio, Hwmon, Thermal, OneWire };
   Kind kind = Kind::None;
-  std::string device;   // IIO device name, label or id; hwmon chip name; thermal zone type
+  std::string device;   // IIO device name, label or id; hwmon chip name; thermal zone type; 1-Wire id
   std::string channel;  // IIO channel ("temp", "voltage0"); hwmon input ("temp1")
 };
 

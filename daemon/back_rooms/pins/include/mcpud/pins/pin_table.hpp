@@ -63,8 +63,14 @@ class PinTable {
   // Drives every output that has a safe value to it (on exit and before reload).
   void drive_safe_values();
 
+  // The board the table was built for, and where its sensors are found.
+  BoardKind board_kind() const { return board_kind_; }
+  const std::string& sysfs_root() const { return sysfs_root_; }
+
  private:
   std::vector<std::unique_ptr<BoardPin>> pins_;
+  BoardKind board_kind_ = BoardKind::None;
+  std::string sysfs_root_ = "/sys";
   ForeignPins* foreign_ = nullptr;
 };
 
