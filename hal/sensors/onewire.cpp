@@ -50,9 +50,10 @@ OneWireDevice describe(const std::string& id) {
 }
 
 HalError no_bus(const fs::path& dir) {
-  return HalError{HalError::Kind::NotFound, dir.string() +
-                                                " does not exist: no 1-Wire bus master is loaded (on a Raspberry Pi "
-                                                "add dtoverlay=w1-gpio to /boot/firmware/config.txt; GPIO4 by default)"};
+  return HalError{HalError::Kind::NotFound,
+                  dir.string() +
+                      " does not exist: no 1-Wire bus master is loaded (on a Raspberry Pi "
+                      "add dtoverlay=w1-gpio to /boot/firmware/config.txt; GPIO4 by default)"};
 }
 
 // The temperature in w1_slave's second line ("... t=23125"), once the first
@@ -140,10 +141,10 @@ HalResult<std::unique_ptr<SensorInput>> open_onewire_thermometer(const SysfsRoot
     if (auto devices = list_onewire(root)) {
       for (const auto& d : *devices) present += (present.empty() ? "" : ", ") + d.id;
     }
-    return std::unexpected(HalError{HalError::Kind::NotFound,
-                                    "no 1-Wire device " + id + " in " + w1_dir(root).string() + "; " +
-                                        (present.empty() ? "the bus has none (check the wiring and the pull-up)"
-                                                         : "devices: " + present)});
+    return std::unexpected(HalError{
+        HalError::Kind::NotFound,
+        "no 1-Wire device " + id + " in " + w1_dir(root).string() + "; " +
+            (present.empty() ? "the bus has none (check the wiring and the pull-up)" : "devices: " + present)});
   }
   // No first read: a conversion takes up to 750 ms, and a CRC error now says
   // nothing about the next read.

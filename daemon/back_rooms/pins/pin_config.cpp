@@ -277,6 +277,7 @@ void add_board_schema(json& schema) {
   properties["board"] = {{"type", "string"}, {"enum", kinds}, {"default", "sim"}};
   properties["pwm_sysfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/sys/class/pwm"}};
   properties["sysfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/sys"}};
+  properties["procfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/proc"}};
   properties["pins"] = json::parse(kPinsSchema);
 }
 
@@ -285,6 +286,7 @@ std::expected<BoardConfig, std::string> parse_board_config(const json& document)
   board.kind = *parse_board_kind(document.at("board").get<std::string>());  // the schema's enum
   board.pwm_sysfs_root = document.at("pwm_sysfs_root").get<std::string>();
   board.sysfs_root = document.at("sysfs_root").get<std::string>();
+  board.procfs_root = document.at("procfs_root").get<std::string>();
   const auto& pins = document.at("pins");
   if (board.kind == BoardKind::None && !pins.empty()) {
     return std::unexpected("pins: board \"none\" has no pins; remove them or choose a board");

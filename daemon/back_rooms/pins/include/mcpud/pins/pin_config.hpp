@@ -64,15 +64,16 @@ struct PinConfig {
   bool pwm_inverted{};
 };
 
-// The top-level keys `board`, `pwm_sysfs_root`, `sysfs_root` and the [[pins]] tables.
+// The top-level keys `board`, `pwm_sysfs_root`, `sysfs_root`, `procfs_root` and the [[pins]] tables.
 struct BoardConfig {
   BoardKind kind{};
   std::string pwm_sysfs_root;
-  std::string sysfs_root;  // where sensors are found: "/sys", or a fake tree in tests
+  std::string sysfs_root;   // where sensors are found: "/sys", or a fake tree in tests
+  std::string procfs_root;  // board_health's load, memory, uptime: "/proc"
   std::vector<PinConfig> pins;
 };
 
-// Adds `board`, `pwm_sysfs_root`, `sysfs_root` and `pins` to the config schema's properties.
+// Adds `board`, `pwm_sysfs_root`, `sysfs_root`, `procfs_root` and `pins` to the config schema's properties.
 void add_board_schema(nlohmann::json& schema);
 // Reads them from the validated document (defaults filled in). Errors name the
 // key path: "pins[2].sim.from: no digital_output named 'x'".

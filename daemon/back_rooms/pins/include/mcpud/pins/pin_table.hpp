@@ -66,11 +66,13 @@ class PinTable {
   // The board the table was built for, and where its sensors are found.
   BoardKind board_kind() const { return board_kind_; }
   const std::string& sysfs_root() const { return sysfs_root_; }
+  const std::string& procfs_root() const { return procfs_root_; }
 
  private:
   std::vector<std::unique_ptr<BoardPin>> pins_;
   BoardKind board_kind_ = BoardKind::None;
   std::string sysfs_root_ = "/sys";
+  std::string procfs_root_ = "/proc";
   ForeignPins* foreign_ = nullptr;
 };
 
