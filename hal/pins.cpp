@@ -7,11 +7,12 @@
 
 namespace mcpud::hal {
 namespace {
-constexpr std::array<std::pair<PinType, std::string_view>, 4> kNames{{
+constexpr std::array<std::pair<PinType, std::string_view>, 5> kNames{{
     {PinType::DigitalOutput, "digital_output"},
     {PinType::DigitalInput, "digital_input"},
     {PinType::PwmOutput, "pwm_output"},
     {PinType::AdcInput, "adc_input"},
+    {PinType::SensorInput, "sensor_input"},
 }};
 }  // namespace
 

@@ -115,6 +115,23 @@ class SimAnalogInput final : public AnalogInput {
   std::uint64_t noise_state_;
 };
 
+// The analog waveform in thousandths of the unit, read back in the unit.
+class SimSensorInput final : public SensorInput {
+ public:
+  SimSensorInput(std::unique_ptr<AnalogInput> thousandths, Quantity quantity)
+      : thousandths_(std::move(thousandths)), quantity_(std::move(quantity)) {}
+  HalResult<double> read() override {
+    auto reading = thousandths_->read();
+    if (!reading) return std::unexpected(reading.error());
+    return static_cast<double>(reading->raw) / 1000.0;
+  }
+  const Quantity& quantity() const override { return quantity_; }
+
+ private:
+  std::unique_ptr<AnalogInput> thousandths_;
+  Quantity quantity_;
+};
+
 }  // namespace
 
 SimBoard::SimBoard(SimClock clock) : clock_(std::move(clock)) {
@@ -151,6 +168,13 @@ std::unique_ptr<PwmOutput> SimBoard::pwm_output(std::uint32_t frequency_hz) {
 
 std::unique_ptr<AnalogInput> SimBoard::analog_input(const SimAnalogSpec& spec) {
   return std::make_unique<SimAnalogInput>(spec, clock_);
+}
+
+std::unique_ptr<SensorInput> SimBoard::sensor_input(const SimAnalogSpec& spec, Quantity quantity) {
+  SimAnalogSpec thousandths = spec;
+  thousandths.min = spec.min * 1000;
+  thousandths.max = spec.max * 1000;
+  return std::make_unique<SimSensorInput>(analog_input(thousandths), std::move(quantity));
 }
 
 }  // namespace mcpud::hal

@@ -7,7 +7,8 @@
 namespace mcpud::app {
 namespace {
 
-// The pin's present value: level (0/1), duty (0-255) or raw ADC counts.
+// The pin's present value: level (0/1), duty (0-255), raw ADC counts or a
+// sensor's value in its unit.
 hal::HalResult<double> level_of(const hal::HalResult<bool>& level) {
   if (!level) return std::unexpected(level.error());
   return *level ? 1.0 : 0.0;
@@ -22,6 +23,7 @@ hal::HalResult<double> current_value(pins::BoardPin& pin) {
     if (!reading) return std::unexpected(reading.error());
     return static_cast<double>(reading->raw);
   }
+  if (pin.sensor) return pin.sensor->read();
   return 0.0;
 }
 
@@ -31,6 +33,7 @@ std::vector<dbus::PinRow> pin_rows(pins::PinTable& table) {
   std::vector<dbus::PinRow> rows;
   for (const auto& pin : table.pins()) {
     dbus::Dict details{{"description", sdbus::Variant{pin->config.description}}};
+    if (pin->sensor) details.emplace("unit", sdbus::Variant{pin->sensor->quantity().unit});
     if (auto value = current_value(*pin)) {
       details.emplace("value", sdbus::Variant{*value});
     } else {

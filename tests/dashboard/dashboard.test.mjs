@@ -52,8 +52,9 @@ async function readOverTcp(pin) {
 const pinCard = (name) => page.locator(`article[data-pin="${name}"]`);
 
 test("the page loads with every pin and no console errors", async () => {
-  for (const name of ["led", "led_sense", "button", "fan", "light"]) await pinCard(name).waitFor();
-  assert.equal(await page.locator("article.pin").count(), 5);
+  const pins = ["led", "led_sense", "button", "fan", "light", "room_temp", "room_humidity", "cpu_temp"];
+  for (const name of pins) await pinCard(name).waitFor();
+  assert.equal(await page.locator("article.pin").count(), pins.length);
   assert.deepEqual(consoleErrors, []);
 });
 

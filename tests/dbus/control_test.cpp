@@ -388,5 +388,22 @@ TEST_F(DbusControl, IntrospectionMatchesTheInterfaceFile) {
   EXPECT_EQ(members_of(live.out), expected) << live.out;
 }
 
+TEST_F(DbusControl, SensorValuesArriveWithTheirUnit) {
+  start_daemon(sim_config_toml() +
+               "[[pins]]\nname = \"room_temp\"\npin = 40\ntype = \"sensor_input\"\n"
+               "sim = { quantity = \"temperature\", waveform = \"constant\", min = 21.5, max = 21.5 }\n");
+  const json pins = ctl({"pins", "--json"}).json();
+  const auto sensor = std::find_if(pins.begin(), pins.end(), [](const json& p) { return p["name"] == "room_temp"; });
+  ASSERT_NE(sensor, pins.end()) << pins.dump();
+  EXPECT_EQ((*sensor)["type"], "sensor_input");
+  EXPECT_EQ((*sensor)["value"], 21.5);
+  EXPECT_EQ((*sensor)["unit"], "degC");
+
+  const auto read = ctl({"call", "sensor_read", R"({"pin": 40})", "--json"});
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_EQ(read.json(),
+            (json{{"name", "room_temp"}, {"pin", 40}, {"value", 21.5}, {"unit", "degC"}, {"quantity", "temperature"}}));
+}
+
 }  // namespace
 }  // namespace mcpud::it

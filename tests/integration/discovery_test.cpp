@@ -19,7 +19,7 @@ TEST_F(TcpDiscovery, GetInfoReportsTheSimulatedLinuxDevice) {
   EXPECT_TRUE(info["version"].is_string());
   EXPECT_FALSE(info["version"].get<std::string>().empty());
   EXPECT_EQ(info["platform"], "linux");
-  EXPECT_EQ(info["pin_count"], 5);
+  EXPECT_EQ(info["pin_count"], 8);
 }
 
 TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
@@ -54,11 +54,16 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
   }
 
   const json& pins = listing["pins"];
-  ASSERT_EQ(pins.size(), 5u) << pins.dump();
+  ASSERT_EQ(pins.size(), 8u) << pins.dump();
   const std::vector<std::tuple<int, std::string, std::string, bool>> expected{
-      {2, "led", "digital_output", false},  {3, "led_sense", "digital_input", true},
-      {4, "button", "digital_input", true}, {18, "fan", "pwm_output", false},
+      {2, "led", "digital_output", false},
+      {3, "led_sense", "digital_input", true},
+      {4, "button", "digital_input", true},
+      {18, "fan", "pwm_output", false},
       {34, "light", "adc_input", true},
+      {40, "room_temp", "sensor_input", true},
+      {41, "room_humidity", "sensor_input", false},
+      {42, "cpu_temp", "sensor_input", true},
   };
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const auto& [number, name, type, sampled] = expected[i];
@@ -73,6 +78,10 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
   // The light sensor: summary, a 20-sample buffer and threshold events every 500 ms.
   EXPECT_EQ(pins[4]["capabilities"], (json{{"summary", true}, {"buffer", true}, {"events", true}}));
   EXPECT_EQ(pins[4]["sampling"]["interval_ms"], 500);
+  // The simulated sensors name their quantity and unit.
+  EXPECT_EQ(pins[5]["quantity"], "temperature");
+  EXPECT_EQ(pins[5]["unit"], "degC");
+  EXPECT_EQ(pins[6]["unit"], "%RH");
   EXPECT_EQ(pins[4]["sampling"]["buffer_size"], 20);
   // The button has a buffer and edge events; the loopback input only edges.
   EXPECT_EQ(pins[2]["capabilities"]["buffer"], true);

@@ -51,6 +51,7 @@ describe("output schemas of the built-in tools", () => {
     await call("gpio_read", { pin: 3 });
     await call("pwm_write", { pin: 18, duty: 128, frequency_hz: 1000 });
     await call("adc_read", { pin: 26 });
+    await call("board_health", {});
     await call("get_pin_summary", { name: "temp" });
     await call("get_pin_buffer", { name: "temp", timestamps: true });
     await call("get_pin_buffer", { name: "led" });  // nothing kept: the other shape

@@ -4,6 +4,7 @@
 
 #include "linux_pins.hpp"
 #include "mcpud/hal/gpio.hpp"
+#include "sensor_sources.hpp"
 #include "sim_pins.hpp"
 
 namespace mcpud::pins {
@@ -46,6 +47,12 @@ std::expected<void, std::string> check_pin_for_board(BoardKind board, const std:
         return std::unexpected(where + ".iio: an adc_input on board \"" + std::string(board_kind_name(board)) +
                                "\" needs iio = { device, channel }");
       return {};
+    case PinType::SensorInput:
+      if (pin.sensor.kind == SensorSource::Kind::None)
+        return std::unexpected(where + ": a sensor_input on board \"" + std::string(board_kind_name(board)) +
+                               "\" needs where to read it: iio = { device, channel }, hwmon = { device, input }, " +
+                               "thermal = { zone } or onewire = { id }");
+      return {};
     case PinType::PwmOutput:
       if (pin.pwm_chip.empty())
         return std::unexpected(where + ".pwm.chip: a pwm_output on board \"" + std::string(board_kind_name(board)) +
@@ -66,9 +73,20 @@ std::expected<void, std::string> check_lines_exist(const BoardConfig& board) {
   return {};
 }
 
+std::expected<void, std::string> check_sensors_exist(const BoardConfig& board) {
+  for (const auto& pin : board.pins) {
+    if (pin.type != PinType::SensorInput) continue;
+    if (auto sensor = open_sensor(board.sysfs_root, pin.sensor); !sensor) {
+      return std::unexpected("pin " + std::to_string(pin.pin) + " (" + pin.name + "), " + describe(pin.sensor) + ": " +
+                             sensor.error().message);
+    }
+  }
+  return {};
+}
+
 std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std::string& consumer) {
   if (board.kind == BoardKind::Sim) return std::make_unique<SimPinFactory>();
-  return std::make_unique<LinuxPinFactory>(consumer, board.pwm_sysfs_root);
+  return std::make_unique<LinuxPinFactory>(consumer, board.pwm_sysfs_root, board.sysfs_root);
 }
 
 }  // namespace mcpud::pins

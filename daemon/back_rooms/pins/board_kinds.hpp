@@ -38,5 +38,7 @@ std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std
 
 // Checks that every GPIO line the config names exists, without requesting any.
 std::expected<void, std::string> check_lines_exist(const BoardConfig& board);
+// Checks that every sensor the config names can be read now.
+std::expected<void, std::string> check_sensors_exist(const BoardConfig& board);
 
 }  // namespace mcpud::pins

@@ -35,7 +35,10 @@ std::expected<void, std::string> check_key_types(const json& j, const std::strin
       {"bias", {PinType::DigitalInput}},
       {"events", {PinType::DigitalInput}},
       {"debounce_ms", {PinType::DigitalInput}},
-      {"iio", {PinType::AdcInput}},
+      {"iio", {PinType::AdcInput, PinType::SensorInput}},
+      {"hwmon", {PinType::SensorInput}},
+      {"thermal", {PinType::SensorInput}},
+      {"onewire", {PinType::SensorInput}},
   };
   for (const auto& rule : rules) {
     if (!j.contains(rule.key)) continue;
@@ -54,7 +57,8 @@ std::expected<void, std::string> check_key_board(const json& j, const std::strin
     return std::unexpected(where + ".sim: only used by board \"sim\", not \"" + std::string(board_kind_name(board)) +
                            "\"");
   if (!sim) return {};
-  for (const char* key : {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio"}) {
+  for (const char* key :
+       {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio", "hwmon", "thermal", "onewire"}) {
     if (j.contains(key))
       return std::unexpected(where + "." + key + ": not used by board \"sim\" (use \"raspberrypi\" or \"linux\")");
   }
@@ -115,6 +119,34 @@ std::expected<void, std::string> attach_events(const std::string& where, PinConf
   return {};
 }
 
+// A sensor_input reads sysfs itself: IIO through libiio (and so a remote iiod)
+// stays adc_input's. One source per pin.
+std::expected<void, std::string> parse_sensor_source(const json& j, const std::string& where, PinConfig& pin) {
+  if (pin.type != PinType::SensorInput) return {};
+  std::string given;
+  for (const char* key : {"iio", "hwmon", "thermal", "onewire"}) {
+    if (!j.contains(key)) continue;
+    if (!given.empty())
+      return std::unexpected(where + "." + key + ": a sensor_input reads one source; it already has " + given);
+    given = key;
+  }
+  if (j.contains("iio")) {
+    if (j["iio"].contains("uri"))
+      return std::unexpected(where + ".iio.uri: a sensor_input reads the local sysfs; a remote IIO context (uri) " +
+                             "is read by adc_input pins");
+    pin.sensor = {SensorSource::Kind::Iio, pin.iio.device, pin.iio.channel};
+  } else if (j.contains("hwmon")) {
+    const auto& hwmon = j["hwmon"];
+    pin.sensor = {SensorSource::Kind::Hwmon, hwmon.at("device").get<std::string>(),
+                  hwmon.at("input").get<std::string>()};
+  } else if (j.contains("thermal")) {
+    pin.sensor = {SensorSource::Kind::Thermal, j["thermal"].at("zone").get<std::string>(), ""};
+  } else if (j.contains("onewire")) {
+    pin.sensor = {SensorSource::Kind::OneWire, j["onewire"].at("id").get<std::string>(), ""};
+  }
+  return {};
+}
+
 }  // namespace
 
 std::expected<void, std::string> parse_hardware_keys(const json& j, const std::string& where, BoardKind board,
@@ -127,6 +159,7 @@ std::expected<void, std::string> parse_hardware_keys(const json& j, const std::s
   if (j.contains("iio"))
     pin.iio = {j["iio"].value("uri", ""), j["iio"].at("device").get<std::string>(),
                j["iio"].at("channel").get<std::string>()};
+  if (auto ok = parse_sensor_source(j, where, pin); !ok) return ok;
   if (j.contains("pwm")) {
     pin.pwm_chip = j["pwm"].value("chip", "");
     pin.pwm_channel = j["pwm"].value("channel", 0u);

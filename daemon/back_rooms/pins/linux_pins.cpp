@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Requests each configured pin's GPIO line, IIO channel or PWM channel.
+// Requests each configured pin's GPIO line, IIO channel, PWM channel or sensor.
 #include "linux_pins.hpp"
 
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pwm_sysfs.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "sensor_sources.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -16,8 +17,8 @@ Error open_failure(const BoardPin& pin, const std::string& what, const hal::HalE
 
 }  // namespace
 
-LinuxPinFactory::LinuxPinFactory(std::string consumer, std::string pwm_sysfs_root)
-    : consumer_(std::move(consumer)), pwm_sysfs_root_(std::move(pwm_sysfs_root)) {}
+LinuxPinFactory::LinuxPinFactory(std::string consumer, std::string pwm_sysfs_root, std::string sysfs_root)
+    : consumer_(std::move(consumer)), pwm_sysfs_root_(std::move(pwm_sysfs_root)), sysfs_root_(std::move(sysfs_root)) {}
 
 Result<void> LinuxPinFactory::attach_gpio(BoardPin& pin) {
   const auto& c = pin.config;
@@ -47,6 +48,12 @@ Result<void> LinuxPinFactory::attach(BoardPin& pin) {
       auto adc = iio_.open_channel(c.iio);
       if (!adc) return std::unexpected(open_failure(pin, "IIO " + c.iio.device + "/" + c.iio.channel, adc.error()));
       pin.adc = std::move(*adc);
+      return {};
+    }
+    case hal::PinType::SensorInput: {
+      auto sensor = open_sensor(sysfs_root_, c.sensor);
+      if (!sensor) return std::unexpected(open_failure(pin, describe(c.sensor), sensor.error()));
+      pin.sensor = std::move(*sensor);
       return {};
     }
     case hal::PinType::PwmOutput: {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Pins on a real Linux board: GPIO lines (libgpiod), ADC channels (libiio) and
-// PWM channels (sysfs). Used by boards "raspberrypi" and "linux".
+// Pins on a real Linux board: GPIO lines (libgpiod), ADC channels (libiio),
+// PWM channels and sensors (sysfs). Used by boards "raspberrypi" and "linux".
 // Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 
@@ -14,7 +14,7 @@ namespace mcpud::pins {
 class LinuxPinFactory final : public PinFactory {
  public:
   // `consumer` labels the requested GPIO lines (gpioinfo shows it).
-  LinuxPinFactory(std::string consumer, std::string pwm_sysfs_root);
+  LinuxPinFactory(std::string consumer, std::string pwm_sysfs_root, std::string sysfs_root);
   Result<void> attach(BoardPin& pin) override;
 
  private:
@@ -22,7 +22,8 @@ class LinuxPinFactory final : public PinFactory {
 
   std::string consumer_;
   std::string pwm_sysfs_root_;
-  hal::IioBoard iio_;  // channels keep their context alive on their own
+  std::string sysfs_root_;  // sensors
+  hal::IioBoard iio_;       // channels keep their context alive on their own
 };
 
 }  // namespace mcpud::pins

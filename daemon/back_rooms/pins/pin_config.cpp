@@ -31,7 +31,7 @@ const char* const kPinsSchema = R"json({
     "properties": {
       "name": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
       "pin": {"type": "integer", "minimum": 0, "maximum": 65535},
-      "type": {"type": "string", "enum": ["digital_output", "digital_input", "pwm_output", "adc_input"]},
+      "type": {"type": "string", "enum": ["digital_output", "digital_input", "pwm_output", "adc_input", "sensor_input"]},
       "description": {"type": "string", "default": ""},
       "initial": {"type": "boolean"},
       "safe_value": {"type": "boolean"},
@@ -63,6 +63,27 @@ const char* const kPinsSchema = R"json({
           "uri": {"type": "string", "minLength": 1}
         }
       },
+      "hwmon": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["device", "input"],
+        "properties": {
+          "device": {"type": "string", "minLength": 1},
+          "input": {"type": "string", "pattern": "^[a-z]+[0-9]+$"}
+        }
+      },
+      "thermal": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["zone"],
+        "properties": {"zone": {"type": "string", "minLength": 1}}
+      },
+      "onewire": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["id"],
+        "properties": {"id": {"type": "string", "pattern": "^[0-9a-fA-F]{2}-[0-9a-fA-F]{12}$"}}
+      },
       "sampling": {
         "type": "object",
         "additionalProperties": false,
@@ -90,7 +111,8 @@ const char* const kPinsSchema = R"json({
           "period_ms": {"type": "integer", "minimum": 2, "maximum": 86400000},
           "seed": {"type": "integer", "minimum": 0},
           "scale_mv": {"type": "number", "exclusiveMinimum": 0},
-          "offset": {"type": "number"}
+          "offset": {"type": "number"},
+          "quantity": {"type": "string", "minLength": 1}
         }
       }
     }
@@ -133,6 +155,7 @@ void parse_sim(const json& sim, PinConfig& pin) {
   pin.sim_analog.seed = sim.value("seed", pin.sim_analog.seed);
   pin.sim_analog.scale_mv = sim.value("scale_mv", pin.sim_analog.scale_mv);
   pin.sim_analog.offset = sim.value("offset", pin.sim_analog.offset);
+  pin.sim_quantity = sim.value("quantity", "");
   if (sim.contains("period_ms")) {
     pin.sim_input.period_ms = sim["period_ms"].get<std::uint32_t>();
     pin.sim_analog.period_ms = pin.sim_input.period_ms;
@@ -157,7 +180,8 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
     bool allowed;
   };
   const bool output = type == hal::PinType::DigitalOutput;
-  const bool input = type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput;
+  const bool input =
+      type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput || type == hal::PinType::SensorInput;
   const bool pwm = type == hal::PinType::PwmOutput;
   for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
                           Rule{"sampling", input}, Rule{"sim", input}}) {
@@ -165,6 +189,21 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
       return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) +
                              " pin");
     }
+  }
+  return {};
+}
+
+// A simulated sensor says what it measures; the quantity gives its unit.
+std::expected<void, std::string> check_sim_quantity(const std::string& where, BoardKind board, const PinConfig& pin) {
+  const bool sensor = pin.type == hal::PinType::SensorInput;
+  if (!sensor && !pin.sim_quantity.empty())
+    return std::unexpected(where + ".sim.quantity: only used by sensor_input pins");
+  if (!sensor || board != BoardKind::Sim) return {};
+  if (pin.sim_quantity.empty())
+    return std::unexpected(where + ".sim.quantity: a simulated sensor_input needs one of: " + hal::known_quantities());
+  if (!hal::quantity_named(pin.sim_quantity)) {
+    return std::unexpected(where + ".sim.quantity: unknown quantity '" + pin.sim_quantity +
+                           "'; known: " + hal::known_quantities());
   }
   return {};
 }
@@ -196,6 +235,7 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
     return std::unexpected(where + ".sim.from: a loopback input needs the name of a digital_output");
   }
   if (auto hardware = parse_hardware_keys(j, where, board, pin); !hardware) return std::unexpected(hardware.error());
+  if (auto sim = check_sim_quantity(where, board, pin); !sim) return std::unexpected(sim.error());
   return pin;
 }
 
@@ -236,6 +276,8 @@ void add_board_schema(json& schema) {
   for (const auto& [kind, name] : kBoardNames) kinds.push_back(name);
   properties["board"] = {{"type", "string"}, {"enum", kinds}, {"default", "sim"}};
   properties["pwm_sysfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/sys/class/pwm"}};
+  properties["sysfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/sys"}};
+  properties["procfs_root"] = {{"type", "string"}, {"minLength", 1}, {"default", "/proc"}};
   properties["pins"] = json::parse(kPinsSchema);
 }
 
@@ -243,6 +285,8 @@ std::expected<BoardConfig, std::string> parse_board_config(const json& document)
   BoardConfig board;
   board.kind = *parse_board_kind(document.at("board").get<std::string>());  // the schema's enum
   board.pwm_sysfs_root = document.at("pwm_sysfs_root").get<std::string>();
+  board.sysfs_root = document.at("sysfs_root").get<std::string>();
+  board.procfs_root = document.at("procfs_root").get<std::string>();
   const auto& pins = document.at("pins");
   if (board.kind == BoardKind::None && !pins.empty()) {
     return std::unexpected("pins: board \"none\" has no pins; remove them or choose a board");

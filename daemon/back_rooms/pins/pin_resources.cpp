@@ -22,6 +22,8 @@ void add_bridged(const BoardPin& pin, json& out) {
   out["timestamp_ms"] = pin.sampler->summary().latest_timestamp_ms;
 }
 
+std::string describe_quantity(const hal::Quantity& q) { return q.unit.empty() ? q.name : q.name + " in " + q.unit; }
+
 // Adds the pin's current value to `out`, in the units its tools use.
 Result<void> add_value(BoardPin& pin, json& out) {
   if (!pin.device.empty()) {
@@ -29,7 +31,9 @@ Result<void> add_value(BoardPin& pin, json& out) {
     return {};
   }
   const auto failed = [&](const hal::HalError& e) {
-    return std::unexpected(Error::domain(DomainError::ReadError, "pin " + pin.name() + ": " + e.message));
+    const auto kind =
+        e.kind == hal::HalError::Kind::Disconnected ? DomainError::DeviceDisconnected : DomainError::ReadError;
+    return std::unexpected(Error::domain(kind, "pin " + pin.name() + ": " + e.message));
   };
   switch (pin.type()) {
     case hal::PinType::DigitalOutput:
@@ -52,12 +56,21 @@ Result<void> add_value(BoardPin& pin, json& out) {
       out["volts"] = std::round(reading->millivolts) / 1000.0;
       return {};
     }
+    case hal::PinType::SensorInput: {
+      auto value = pin.sensor->read();
+      if (!value) return failed(value.error());
+      out["value"] = *value;
+      out["unit"] = pin.sensor->quantity().unit;
+      out["quantity"] = pin.sensor->quantity().name;
+      return {};
+    }
   }
   return {};
 }
 
 json pin_resource_entry(const BoardPin& pin) {
-  const std::string type(hal::pin_type_name(pin.type()));
+  std::string type(hal::pin_type_name(pin.type()));
+  if (pin.sensor) type += ", " + describe_quantity(pin.sensor->quantity());
   const std::string device = pin.device.empty() ? "" : "[" + pin.device + "] ";
   return {{"uri", std::string(kPinUriPrefix) + pin.name()},
           {"name", pin.name()},

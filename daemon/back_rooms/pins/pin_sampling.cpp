@@ -23,7 +23,8 @@ std::int64_t now_ms() {
       .count();
 }
 
-// The value a sampled pin contributes: 0/1 for digital inputs, raw counts for ADC.
+// The value a sampled pin contributes: 0/1 for digital inputs, raw counts for
+// ADC, the value in its unit for a sensor.
 std::optional<double> read_sample(BoardPin& pin) {
   if (pin.input) {
     if (auto level = pin.input->read())
@@ -35,6 +36,11 @@ std::optional<double> read_sample(BoardPin& pin) {
       return static_cast<double>(reading->raw);
     else
       log::debug("sampling", pin.name(), ": ", reading.error().message);
+  } else if (pin.sensor) {
+    if (auto value = pin.sensor->read())
+      return *value;
+    else
+      log::debug("sampling", pin.name(), ": ", value.error().message);
   }
   return std::nullopt;
 }

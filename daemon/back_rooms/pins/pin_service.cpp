@@ -58,7 +58,10 @@ void PinService::install(std::unique_ptr<PinTable> table, ForeignPins* foreign) 
 }
 
 std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer) {
-  if (board.kind != BoardKind::Sim) return check_lines_exist(board);
+  if (board.kind != BoardKind::Sim) {
+    if (auto lines = check_lines_exist(board); !lines) return lines;
+    return check_sensors_exist(board);
+  }
   if (auto table = PinTable::build(board, consumer); !table) return std::unexpected(table.error().message);
   return {};
 }

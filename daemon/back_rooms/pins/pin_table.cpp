@@ -14,6 +14,9 @@ namespace mcpud::pins {
 
 Result<std::unique_ptr<PinTable>> PinTable::build(const BoardConfig& board, const std::string& consumer) {
   auto table = std::make_unique<PinTable>();
+  table->board_kind_ = board.kind;
+  table->sysfs_root_ = board.sysfs_root;
+  table->procfs_root_ = board.procfs_root;
   auto factory = make_pin_factory(board, consumer);
   // Outputs first, so loopback inputs find the output they are wired to.
   for (const bool outputs_pass : {true, false}) {

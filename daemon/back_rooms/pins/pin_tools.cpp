@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "board_tools.hpp"
 #include "mcpud/pins/pin_table.hpp"
 
 namespace mcpud::pins {
@@ -75,10 +76,8 @@ json object_schema(json properties, json required) {
           {"additionalProperties", false}};
 }
 
-// Finds the pin named by args["pin"] and checks it is one of the `allowed` types.
-Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view tool,
-                          std::initializer_list<hal::PinType> allowed) {
-  auto pin = pins.find(args.at("pin"));
+// Checks that the pin found is one of the board's own and of one of the `allowed` types.
+Result<BoardPin*> of_type(Result<BoardPin*> pin, std::string_view tool, std::initializer_list<hal::PinType> allowed) {
   if (!pin) return pin;
   if (!(*pin)->device.empty()) {
     return std::unexpected(Error::domain(
@@ -93,6 +92,12 @@ Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view too
       DomainError::WrongPinType, "Wrong pin type: pin " + std::to_string((*pin)->number()) + " (" + (*pin)->name() +
                                      ") is " + std::string(hal::pin_type_name((*pin)->type())) + "; " +
                                      std::string(tool) + " needs " + wanted));
+}
+
+// Finds the pin named by args["pin"] and checks it is one of the `allowed` types.
+Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view tool,
+                          std::initializer_list<hal::PinType> allowed) {
+  return of_type(pins.find(args.at("pin")), tool, allowed);
 }
 
 Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError kind) {
@@ -165,6 +170,34 @@ ToolResult adc_read(PinTable& pins, const json& args) {
               {"name", (*pin)->name()},
               {"value", reading->raw},
               {"volts", round_significant(reading->millivolts / 1000.0)}};
+}
+
+ToolResult sensor_read(PinTable& pins, const json& args) {
+  auto pin = of_type(addressed_pin(pins, args), "sensor_read", {hal::PinType::SensorInput});
+  if (!pin) return std::unexpected(pin.error());
+  auto value = (*pin)->sensor->read();
+  if (!value) return std::unexpected(hal_failure(**pin, value.error(), DomainError::ReadError));
+  json reply = pin_reply(**pin);
+  reply["value"] = round_significant(*value);
+  reply["unit"] = (*pin)->sensor->quantity().unit;
+  reply["quantity"] = (*pin)->sensor->quantity().name;
+  return reply;
+}
+
+// "Read a sensor input pin ...: 40 room_temp (temperature, degC), ..." so an
+// agent sees in list_tools what each sensor measures and in which unit.
+std::string sensor_read_description(const PinTable& pins) {
+  constexpr std::size_t kListed = 16;  // keeps list_tools short on a board with many sensors
+  std::string text = "Read a sensor input pin: its value in SI units, the unit and the quantity. Sensors:";
+  std::size_t count = 0;
+  for (const auto& pin : pins.pins()) {
+    if (!pin->sensor || ++count > kListed) continue;
+    const auto& q = pin->sensor->quantity();
+    text += std::string(count > 1 ? "," : "") + " " + std::to_string(pin->number()) + " " + pin->name() + " (" +
+            q.name + (q.unit.empty() ? "" : ", " + q.unit) + ")";
+  }
+  if (count > kListed) text += " and " + std::to_string(count - kListed) + " more (list_tools pins)";
+  return text;
 }
 
 ToolResult get_pin_summary(PinTable& pins, const json& args) {
@@ -311,6 +344,13 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
       object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
       true);
 
+  register_board_tools(registry, pins);
+  if (std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sensor != nullptr; })) {
+    add(registry, pins, "sensor_read", sensor_read_description(pins),
+        object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
+        pin_output({{"value", kNumber}, {"unit", kString}, {"quantity", kString}}), sensor_read, true);
+  }
+
   // Bridged devices' buffered pins are read through these tools too.
   const bool any_sampled = pins.has_foreign() || std::any_of(pins.pins().begin(), pins.pins().end(),
                                                              [](const auto& p) { return p->sampler != nullptr; });
@@ -346,6 +386,10 @@ json describe_pins(const PinTable& pins) {
                   {"name", pin->name()},
                   {"type", hal::pin_type_name(pin->type())},
                   {"description", pin->config.description}};
+    if (pin->sensor) {
+      entry["quantity"] = pin->sensor->quantity().name;
+      entry["unit"] = pin->sensor->quantity().unit;
+    }
     if (pin->sampler) {
       const auto& o = pin->sampler->options();
       entry["capabilities"] = {{"summary", o.summary}, {"buffer", o.buffer_size > 0}, {"events", o.events_enabled()}};

@@ -24,6 +24,10 @@ Result<void> SimPinFactory::attach(BoardPin& pin) {
     case hal::PinType::AdcInput:
       pin.adc = board_.analog_input(c.sim_analog);
       break;
+    case hal::PinType::SensorInput:
+      // The config check made sure the quantity is known.
+      pin.sensor = board_.sensor_input(c.sim_analog, hal::quantity_named(c.sim_quantity).value_or(hal::Quantity{}));
+      break;
   }
   return {};
 }

@@ -80,6 +80,8 @@ const Fields<Config>& config_fields() {
       {"/dbus", [](const Config& c) -> json { return c.dbus; }},
       {"/board", [](const Config& c) -> json { return pins::board_kind_name(c.board.kind); }},
       {"/pwm_sysfs_root", [](const Config& c) -> json { return c.board.pwm_sysfs_root; }},
+      {"/sysfs_root", [](const Config& c) -> json { return c.board.sysfs_root; }},
+      {"/procfs_root", [](const Config& c) -> json { return c.board.procfs_root; }},
       {"/pins", [](const Config& c) -> json { return json::array_t(c.board.pins.size()); }},
       {"/bridges", [](const Config& c) -> json { return json::array_t(c.bridges.size()); }},
       {"/limits/max_line_bytes", [](const Config& c) -> json { return c.limits.max_line_bytes; }},

@@ -259,7 +259,7 @@ TEST(Config, ErrorsNameTheKeyPathAsTable) {
   const std::string out0 = "[[pins]]\nname = \"o\"\npin = 1\ntype = \"digital_output\"\n";
   const std::vector<ErrorCase> cases = {
       {"unknown pin type", out0 + "[[pins]]\nname = \"x\"\npin = 2\ntype = \"digital_out\"\n",
-       R"(test.toml: pins[1].type: must be one of "digital_output", "digital_input", "pwm_output", "adc_input", got "digital_out")"},
+       R"(test.toml: pins[1].type: must be one of "digital_output", "digital_input", "pwm_output", "adc_input", "sensor_input", got "digital_out")"},
       {"missing pin number", "[[pins]]\nname = \"x\"\ntype = \"adc_input\"\n",
        "test.toml: pins[0].pin: required property is missing"},
       {"pin number as a string", "[[pins]]\nname = \"x\"\npin = \"5\"\ntype = \"adc_input\"\n",
@@ -537,13 +537,14 @@ TEST(ParseTty, ExplainsWhatIsWrong) {
 
 // --- the built-in board ------------------------------------------------------------
 
-TEST(BuiltinConfig, ParsesAndHasPinsOfAllFourTypes) {
+TEST(BuiltinConfig, ParsesAndHasPinsOfAllFiveTypes) {
   Config config;
   ASSERT_NO_THROW(config = builtin());
   std::set<hal::PinType> types;
   for (const auto& pin : config.board.pins) types.insert(pin.type);
-  EXPECT_EQ(types, (std::set<hal::PinType>{hal::PinType::DigitalOutput, hal::PinType::DigitalInput,
-                                           hal::PinType::PwmOutput, hal::PinType::AdcInput}));
+  EXPECT_EQ(types,
+            (std::set<hal::PinType>{hal::PinType::DigitalOutput, hal::PinType::DigitalInput, hal::PinType::PwmOutput,
+                                    hal::PinType::AdcInput, hal::PinType::SensorInput}));
   EXPECT_EQ(config.board.kind, pins::BoardKind::Sim);
   EXPECT_FALSE(config.device.empty());
   EXPECT_FALSE(config.listen.empty());
@@ -556,7 +557,8 @@ TEST(BuiltinConfig, SamplesAtLeastOneInputAndNoOutput) {
   const auto config = builtin();
   int sampled_inputs = 0;
   for (const auto& pin : config.board.pins) {
-    const bool input = pin.type == hal::PinType::DigitalInput || pin.type == hal::PinType::AdcInput;
+    const bool input = pin.type == hal::PinType::DigitalInput || pin.type == hal::PinType::AdcInput ||
+                       pin.type == hal::PinType::SensorInput;
     if (pin.sampling) {
       EXPECT_TRUE(input) << pin.name;
       ++sampled_inputs;

@@ -109,7 +109,7 @@ TEST(HardwareConfig, KeysMustFitThePinType) {
                   "pins[0].bias: only used by digital_input pins, not digital_output"));
   EXPECT_TRUE(has(error_of("board = \"linux\"\n[[pins]]\nname = \"x\"\npin = 1\ntype = \"pwm_output\"\niio = { device "
                            "= \"d\", channel = \"voltage0\" }\n"),
-                  "pins[0].iio: only used by adc_input pins, not pwm_output"));
+                  "pins[0].iio: only used by adc_input or sensor_input pins, not pwm_output"));
 }
 
 TEST(HardwareConfig, KeysMustFitTheBoard) {

@@ -396,10 +396,9 @@ struct TypeName {
 
 TEST(PinTypes, NamesRoundTripAsTable) {
   const std::vector<TypeName> names = {
-      {PinType::DigitalOutput, "digital_output"},
-      {PinType::DigitalInput, "digital_input"},
-      {PinType::PwmOutput, "pwm_output"},
-      {PinType::AdcInput, "adc_input"},
+      {PinType::DigitalOutput, "digital_output"}, {PinType::DigitalInput, "digital_input"},
+      {PinType::PwmOutput, "pwm_output"},         {PinType::AdcInput, "adc_input"},
+      {PinType::SensorInput, "sensor_input"},
   };
   for (const auto& n : names) {
     EXPECT_EQ(pin_type_name(n.type), n.name);
@@ -415,6 +414,24 @@ TEST(PinTypes, UnknownNamesAreRefusedAndLeaveTheOutputAlone) {
     EXPECT_FALSE(parse_pin_type(name, parsed)) << name;
     EXPECT_EQ(parsed, PinType::PwmOutput) << name;
   }
+}
+
+TEST_F(SimBoardTest, SensorInput_RunsFromMinToMaxInItsUnitToAThousandth) {
+  SimAnalogSpec spec;
+  spec.waveform = SimAnalogSpec::Waveform::Triangle;
+  spec.min = 20;
+  spec.max = 25;
+  spec.period_ms = 1000;
+  auto sensor = board.sensor_input(spec, *quantity_named("temperature"));
+  EXPECT_EQ(sensor->quantity().unit, "degC");
+  now = 0;
+  EXPECT_DOUBLE_EQ(value_of(sensor->read()), 20.0);
+  now = 250;
+  EXPECT_DOUBLE_EQ(value_of(sensor->read()), 22.5);
+  now = 500;
+  EXPECT_DOUBLE_EQ(value_of(sensor->read()), 25.0);
+  now = 101;
+  EXPECT_DOUBLE_EQ(value_of(sensor->read()), 21.01);
 }
 
 }  // namespace

@@ -142,7 +142,7 @@ class PinTools : public ::testing::Test {
 
 // --- registration ----------------------------------------------------------------
 
-TEST_F(PinTools, RegistersAllSevenToolsUnderOwnerPins) {
+TEST_F(PinTools, RegistersAllEightToolsUnderOwnerPins) {
   std::vector<std::string> names;
   for (const auto& tool : registry->tools()) {
     names.push_back(tool->name);
@@ -150,9 +150,9 @@ TEST_F(PinTools, RegistersAllSevenToolsUnderOwnerPins) {
     EXPECT_FALSE(tool->description.empty()) << tool->name;
     EXPECT_EQ(tool->input_schema.at("type"), "object") << tool->name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read", "get_pin_summary",
-                                             "get_pin_buffer", "get_pin_events"}));
-  EXPECT_EQ(registry->remove_owner(kPinToolsOwner), 7u);
+  EXPECT_EQ(names, (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read", "board_health",
+                                             "get_pin_summary", "get_pin_buffer", "get_pin_events"}));
+  EXPECT_EQ(registry->remove_owner(kPinToolsOwner), 8u);
   EXPECT_EQ(registry->size(), 0u);
 }
 
@@ -184,7 +184,7 @@ type = "adc_input"
 )");
   std::vector<std::string> names;
   for (const auto& tool : registry->tools()) names.push_back(tool->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read", "board_health"}));
   EXPECT_EQ(call("get_pin_summary", {{"pin", 3}}).error().code, rpc_code::kMethodNotFound);
 }
 

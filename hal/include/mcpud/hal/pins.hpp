@@ -11,7 +11,7 @@
 
 namespace mcpud::hal {
 
-enum class PinType { DigitalOutput, DigitalInput, PwmOutput, AdcInput };
+enum class PinType { DigitalOutput, DigitalInput, PwmOutput, AdcInput, SensorInput };
 
 // "digital_output", ... as the MCP/U pin registry spells them.
 std::string_view pin_type_name(PinType type);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "mcpud/hal/pins.hpp"
+#include "mcpud/hal/sensor.hpp"
 
 namespace mcpud::hal {
 
@@ -48,6 +49,9 @@ class SimBoard {
   HalResult<std::unique_ptr<DigitalInput>> digital_input(const SimInputSpec& spec);
   std::unique_ptr<PwmOutput> pwm_output(std::uint32_t frequency_hz);
   std::unique_ptr<AnalogInput> analog_input(const SimAnalogSpec& spec);
+  // A sensor whose waveform runs from spec.min to spec.max in the quantity's
+  // unit (scale_mv and offset are not used), to a thousandth of it.
+  std::unique_ptr<SensorInput> sensor_input(const SimAnalogSpec& spec, Quantity quantity);
 
  private:
   SimClock clock_;

@@ -17,6 +17,7 @@
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/iio_adc.hpp"
 #include "mcpud/hal/pins.hpp"
+#include "mcpud/hal/sensor.hpp"
 #include "mcpud/hal/sim_board.hpp"
 
 namespace mcpud::pins {
@@ -27,6 +28,14 @@ enum class BoardKind { Sim, RaspberryPi, Linux, None };
 
 std::string_view board_kind_name(BoardKind kind);  // "sim", "raspberrypi", "linux", "none"
 std::optional<BoardKind> parse_board_kind(std::string_view name);
+
+// Where a sensor_input on a real board reads its value.
+struct SensorSource {
+  enum class Kind { None, Iio, Hwmon, Thermal, OneWire };
+  Kind kind = Kind::None;
+  std::string device;   // IIO device name, label or id; hwmon chip name; thermal zone type; 1-Wire id
+  std::string channel;  // IIO channel ("temp", "voltage0"); hwmon input ("temp1")
+};
 
 // What one [[pins]] table says. Defaults of keys are the schema's, or, for keys
 // whose default depends on the pin type or board, parse_board_config's; the
@@ -42,25 +51,29 @@ struct PinConfig {
   std::optional<double> safe_duty;          // pwm_output, 0-255: driven on exit
   std::optional<SamplingOptions> sampling;  // inputs
   hal::SimInputSpec sim_input;              // board "sim", digital_input
-  hal::SimAnalogSpec sim_analog;            // board "sim", adc_input
+  hal::SimAnalogSpec sim_analog;            // board "sim", adc_input and sensor_input
+  std::string sim_quantity;                 // board "sim", sensor_input: "temperature", ...
   // Boards "raspberrypi" and "linux" (hardware_config.cpp):
   hal::LineAddress line;        // digital pins: chip and line
   hal::OutputSpec gpio_output;  // digital_output
   hal::InputSpec gpio_input;    // digital_input
   hal::IioChannelSpec iio;      // adc_input
+  SensorSource sensor;          // sensor_input
   std::string pwm_chip;         // pwm_output: "pwmchip0"
   unsigned pwm_channel{};
   bool pwm_inverted{};
 };
 
-// The top-level keys `board` and `pwm_sysfs_root` and the [[pins]] tables.
+// The top-level keys `board`, `pwm_sysfs_root`, `sysfs_root`, `procfs_root` and the [[pins]] tables.
 struct BoardConfig {
   BoardKind kind{};
   std::string pwm_sysfs_root;
+  std::string sysfs_root;   // where sensors are found: "/sys", or a fake tree in tests
+  std::string procfs_root;  // board_health's load, memory, uptime: "/proc"
   std::vector<PinConfig> pins;
 };
 
-// Adds `board`, `pwm_sysfs_root` and `pins` to the config schema's properties.
+// Adds `board`, `pwm_sysfs_root`, `sysfs_root`, `procfs_root` and `pins` to the config schema's properties.
 void add_board_schema(nlohmann::json& schema);
 // Reads them from the validated document (defaults filled in). Errors name the
 // key path: "pins[2].sim.from: no digital_output named 'x'".

@@ -14,6 +14,7 @@
 #include "mcpud/core/sampler.hpp"
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pins.hpp"
+#include "mcpud/hal/sensor.hpp"
 #include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
@@ -24,6 +25,7 @@ struct BoardPin {
   std::unique_ptr<hal::DigitalInput> input;
   std::unique_ptr<hal::PwmOutput> pwm;
   std::unique_ptr<hal::AnalogInput> adc;
+  std::unique_ptr<hal::SensorInput> sensor;
   std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
   hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
   std::string device;                   // the bridged device it is on ("uno"); empty for the board's own pins
@@ -70,8 +72,16 @@ class PinTable {
   // Drives every output that has a safe value to it (on exit and before reload).
   void drive_safe_values();
 
+  // The board the table was built for, and where its sensors are found.
+  BoardKind board_kind() const { return board_kind_; }
+  const std::string& sysfs_root() const { return sysfs_root_; }
+  const std::string& procfs_root() const { return procfs_root_; }
+
  private:
   std::vector<std::unique_ptr<BoardPin>> pins_;
+  BoardKind board_kind_ = BoardKind::None;
+  std::string sysfs_root_ = "/sys";
+  std::string procfs_root_ = "/proc";
   ForeignPins* foreign_ = nullptr;
 };
 

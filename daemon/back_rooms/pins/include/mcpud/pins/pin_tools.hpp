@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The MCP/U built-in pin tools (gpio_write, gpio_read, pwm_write, adc_read,
-// get_pin_summary, get_pin_buffer, get_pin_events) over the board's pin table.
+// sensor_read, get_pin_summary, get_pin_buffer, get_pin_events) over the board's pin table.
 // Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
 #pragma once
 

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// Reading the small text attributes sysfs sensors expose, with errors that say
+// whether the device went away, and a sensor that finds its directory again
+// after a hot removal (an IIO or hwmon index may change when it comes back).
+// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcpud/hal/sensor.hpp"
+
+namespace mcpud::hal {
+
+// The file's text without trailing whitespace. A missing file or device
+// (ENOENT, ENODEV, ENXIO) is Kind::Disconnected, other failures Kind::Io; the
+// message names the path.
+HalResult<std::string> read_sysfs_text(const std::filesystem::path& path);
+// The file as one decimal number (integer or fraction); a non-number is Kind::Io.
+HalResult<double> read_sysfs_number(const std::filesystem::path& path);
+// The text of `path`, or "" when it cannot be read (optional attributes such as label).
+std::string read_sysfs_or_empty(const std::filesystem::path& path);
+// The names of the entries of `dir`, sorted; empty when it cannot be listed.
+std::vector<std::string> list_dir(const std::filesystem::path& dir);
+
+// The entry of `dir` whose name starts with `prefix` and whose `attribute` file
+// reads `key` (or whose own name is `key`); empty when none does.
+std::filesystem::path find_entry(const std::filesystem::path& dir, std::string_view prefix, const char* attribute,
+                                 const std::string& key);
+// "hwmon0 (cpu_thermal), hwmon1 (rpi_volt)": the entries with that prefix and
+// what their `attribute` reads, or "there is none".
+std::string list_entries(const std::filesystem::path& dir, std::string_view prefix, const char* attribute);
+
+// A sensor read from files of one directory that `locate` finds. When a read
+// says the device is gone, the directory is looked up again (it may be back
+// under another index); reads fail with Kind::Disconnected until it is.
+class RelocatingSensor : public SensorInput {
+ public:
+  RelocatingSensor(Quantity quantity, std::filesystem::path dir)
+      : quantity_(std::move(quantity)), dir_(std::move(dir)) {}
+  HalResult<double> read() final;
+  const Quantity& quantity() const final { return quantity_; }
+
+ protected:
+  // The device's directory now; NotFound when it is not there.
+  virtual HalResult<std::filesystem::path> locate() const = 0;
+  // The value (SI units) from the files in `dir`.
+  virtual HalResult<double> read_in(const std::filesystem::path& dir) const = 0;
+
+ private:
+  Quantity quantity_;
+  std::filesystem::path dir_;  // empty while the device is gone
+};
+
+}  // namespace mcpud::hal
