@@ -58,6 +58,14 @@ test("the page loads with every pin and no console errors", async () => {
   assert.deepEqual(consoleErrors, []);
 });
 
+test("a sensor shows its value in its SI unit", async () => {
+  await page.waitForFunction(
+    () => /^-?[\d.]+ degC$/.test(document.querySelector('article[data-pin="room_temp"] output.value')?.textContent ?? ""),
+    null,
+    { timeout: 5000 },
+  );
+});
+
 test("toggling led in the page drives the pin", async () => {
   const before = await readOverTcp(2);
   await pinCard("led").getByRole("switch").click();

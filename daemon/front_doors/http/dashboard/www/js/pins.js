@@ -148,7 +148,9 @@ export class PinsPanel {
       value.classList.toggle("on", on);
       card.toggle?.setAttribute("aria-checked", String(on));
     } else if (reading.value != null) {
-      value.textContent = reading.volts != null ? `${reading.value} (${reading.volts} V)` : String(reading.value);
+      const unit = reading.unit ?? pin.unit; // sensors read in SI units
+      value.textContent =
+        reading.volts != null ? `${reading.value} (${reading.volts} V)` : unit ? `${reading.value} ${unit}` : String(reading.value);
     }
   }
 
