@@ -3,7 +3,8 @@
 # /init of the test guest: creates a gpio-sim chip labelled like a Raspberry Pi 4
 # header (lines GPIO17, GPIO27), an iio_dummy ADC and a USB serial gadget on
 # dummy_hcd, starts mcpud on them and runs the checks; then mcpud again on
-# i2c-stub's bus. Prints KCHECK lines and
+# i2c-stub's bus, with sensor_input pins on lm75 (hwmon, bound to a stub chip)
+# and iio_dummy's acceleration channel. Prints KCHECK lines and
 # the marker KTEST DONE on the console.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin
@@ -126,10 +127,29 @@ I2C_BUS=$(grep -l "SMBus stub driver" /sys/bus/i2c/devices/i2c-*/name | head -n1
 [ -n "$I2C_BUS" ] && [ -c /dev/i2c-$I2C_BUS ] && result PASS i2c_stub_bus || { result FAIL i2c_stub_bus "no i2c-stub adapter or /dev/i2c-N"; finish; }
 [ -e /sys/bus/i2c/devices/$I2C_BUS-0048 ] || echo lm75 0x48 > /sys/bus/i2c/devices/i2c-$I2C_BUS/new_device
 wait_for 5 -e /sys/bus/i2c/devices/$I2C_BUS-0048/driver && result PASS lm75_bound || result FAIL lm75_bound "no driver at $I2C_BUS-0048"
+HWMON_DIR=$(dirname "$(grep -l '^lm75$' /sys/class/hwmon/hwmon*/name | head -n1)")
+[ -f "$HWMON_DIR/temp1_input" ] && result PASS lm75_hwmon || result FAIL lm75_hwmon "no hwmon chip named lm75"
+# A second iio_dummy (the first was removed under mcpud) for its acceleration channel.
+mkdir /cfg/iio/devices/dummy/imu0 || result FAIL iio_dummy_imu0_created
+IMU_DIR=$(dirname "$(grep -l '^imu0$' /sys/bus/iio/devices/iio:device*/name | head -n1)")
+[ -f "$IMU_DIR/in_accel_x_raw" ] && result PASS iio_dummy_accel_channel || result FAIL iio_dummy_accel_channel "no in_accel_x_raw"
 cat > /tmp/i2c.toml <<TOML
 device = "kernel-i2c"
+board = "linux"
 listen = ["127.0.0.1:0"]
 log_level = "debug"
+
+[[pins]]
+name = "tilt"
+pin = 110
+type = "sensor_input"
+iio = { device = "imu0", channel = "accel_x" }
+
+[[pins]]
+name = "board_temp"
+pin = 111
+type = "sensor_input"
+hwmon = { device = "lm75", input = "temp1" }
 
 [[i2c.buses]]
 bus = $I2C_BUS
@@ -142,5 +162,6 @@ n=400; while [ -z "$(port)" ] && kill -0 $MCPUD 2>/dev/null && [ $n -gt 0 ]; do 
 PORT=$(port)
 [ -n "$PORT" ] && result PASS mcpud_i2c_started || { result FAIL mcpud_i2c_started "no listening line"; finish; }
 /usr/bin/kernel-client i2c "$PORT" "$I2C_BUS"
+/usr/bin/kernel-client sensors "$PORT" "$I2C_BUS" "$IMU_DIR" "$HWMON_DIR"
 kill $MCPUD
 finish

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The test client that runs inside the QEMU guest: talks to mcpud over TCP or the
 // USB serial gadget's host side, drives gpio-sim and reads iio_dummy through sysfs,
+// sets the i2c-stub register lm75 reads,
 // and prints one "KCHECK PASS name" or "KCHECK FAIL name: why" line per check.
 //
 //   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR IIO_CONFIGFS_DIR
 //   kernel-client tty TTY SIM_GPIOCHIP_DIR
 //   kernel-client i2c PORT BUS   (i2c-stub chips at 0x20 and 0x50, lm75 bound at 0x48)
+//   kernel-client sensors PORT BUS IIO_DEVICE_DIR HWMON_DIR   (after i2c, on the same mcpud)
 #include <fcntl.h>
+#include <linux/i2c-dev.h>
+#include <linux/i2c.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -367,6 +372,78 @@ int run_i2c(int port, int bus) {
   return failures == 0 ? 0 : 1;
 }
 
+// sensor_input pins on the same mcpud: pin 110 is iio_dummy's accel_x, pin 111
+// the lm75 at 0x48 through hwmon.
+double iio_attribute(const std::string& dir, const std::string& name, double fallback) {
+  for (const std::string owner : {"accel_x", "accel"}) {
+    const auto text = read_file(dir + "/in_" + owner + "_" + name);
+    if (!text.empty()) return std::stod(text);
+  }
+  return fallback;
+}
+
+void check_iio_acceleration(Peer& peer, const std::string& iio_dir) {
+  const double raw = std::stod(read_file(iio_dir + "/in_accel_x_raw"));
+  const double expected =
+      round_significant((raw + iio_attribute(iio_dir, "offset", 0)) * iio_attribute(iio_dir, "scale", 1), 6);
+  const auto reply = peer.result("sensor_read", {{"pin", 110}});
+  check("sensor_iio_accel_value", std::fabs(reply.value("value", -1e9) - expected) <= std::fabs(expected) * 1e-4,
+        reply.dump() + " vs (raw+offset)*scale = " + std::to_string(expected));
+  check("sensor_iio_accel_unit", reply.value("unit", "") == "m/s^2" && reply.value("quantity", "") == "acceleration",
+        reply.dump());
+}
+
+// Sets the stub chip's register behind lm75, the way the sensor would: an SMBus word
+// goes low byte first, and lm75 reads the register big-endian, so 0x8019 is 0x1980.
+bool set_stub_word(int bus, int address, int reg, int value) {
+  const int fd = ::open(("/dev/i2c-" + std::to_string(bus)).c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  i2c_smbus_data data{};
+  data.word = static_cast<std::uint16_t>(value);
+  i2c_smbus_ioctl_data args{I2C_SMBUS_WRITE, static_cast<std::uint8_t>(reg), I2C_SMBUS_WORD_DATA, &data};
+  // FORCE: lm75 owns the address; this is the test standing in for the chip.
+  const bool ok = ::ioctl(fd, I2C_SLAVE_FORCE, address) == 0 && ::ioctl(fd, I2C_SMBUS, &args) == 0;
+  ::close(fd);
+  return ok;
+}
+
+void check_hwmon_lm75(Peer& peer, int bus, const std::string& hwmon_dir) {
+  // 0x1980 is 25.5 degC (1/256 degC per bit), exact at lm75's 9-bit resolution.
+  check("lm75_register_written", set_stub_word(bus, 0x48, 0x00, 0x8019), "ioctl on /dev/i2c-" + std::to_string(bus));
+  const auto sysfs = read_file(hwmon_dir + "/temp1_input");
+  check("lm75_sysfs_reads_register", sysfs == "25500", hwmon_dir + "/temp1_input is " + sysfs);
+  const auto reply = peer.result("sensor_read", {{"pin", 111}});
+  check("sensor_hwmon_lm75_degc",
+        reply.value("value", -1.0) == 25.5 && reply.value("unit", "") == "degC" &&
+            reply.value("quantity", "") == "temperature",
+        reply.dump());
+  // A second value proves each read goes to the chip, not to a cached one.
+  set_stub_word(bus, 0x48, 0x00, 0x00e7);  // 0xe700: -25 degC
+  const auto cold = peer.result("sensor_read", {{"pin", 111}});
+  check("sensor_hwmon_lm75_follows_register", cold.value("value", 0.0) == -25.0, cold.dump());
+}
+
+void check_board_health(Peer& peer) {
+  const auto reply = peer.call("board_health");
+  const auto health = reply.value("result", json::object());
+  check("board_health_answers",
+        !reply.contains("error") && health.contains("load") && health.contains("memory") &&
+            health["memory"].value("total_bytes", 0) > 0 && health.value("uptime_s", 0.0) > 0,
+        reply.dump());
+}
+
+int run_sensors(int port, int bus, const std::string& iio_dir, const std::string& hwmon_dir) {
+  Peer peer(connect_tcp(port));
+  if (!peer.ok()) {
+    check("sensors_connect", false, "cannot connect");
+    return 1;
+  }
+  check_iio_acceleration(peer, iio_dir);
+  check_hwmon_lm75(peer, bus, hwmon_dir);
+  check_board_health(peer);
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -375,8 +452,10 @@ int main(int argc, char** argv) {
     return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5]);
   if (args.size() == 4 && args[0] == "tty") return run_tty(args[1], args[2], args[3]);
   if (args.size() == 3 && args[0] == "i2c") return run_i2c(std::stoi(args[1]), std::stoi(args[2]));
+  if (args.size() == 5 && args[0] == "sensors")
+    return run_sensors(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4]);
   std::fprintf(stderr,
                "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR | tty TTY SIM_CHIP_DIR TAG | "
-               "i2c PORT BUS\n");
+               "i2c PORT BUS | sensors PORT BUS IIO_DIR HWMON_DIR\n");
   return 2;
 }

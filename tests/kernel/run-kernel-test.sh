@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Proves mcpud's libgpiod and libiio backends, the serial gadget listener and
-# the I2C tools against a real kernel: builds (or reuses) a small kernel, packs
+# Proves mcpud's libgpiod and libiio backends, the serial gadget listener, the
+# I2C tools and sensor inputs against a real kernel: builds (or reuses) a small kernel, packs
 # an initramfs with busybox, the kernel's modules, mcpud, the test client and
 # their libraries, boots it in QEMU and turns the guest's KCHECK lines into the
 # test result.
