@@ -8,7 +8,7 @@ ifdef CI
 CMAKE_FLAGS += -DMCPUD_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services fuzz sanitize soak deb clean
+.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 release-check clean
 
 all: build
 
@@ -75,6 +75,19 @@ soak: build
 deb:
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get build-dep -y ./
 	./tests/package/build_deb.sh . $(BUILD_DIR)/deb
+
+# The package for 64-bit Raspberry Pi OS (Debian 13 based), cross-built on this
+# (amd64) machine in a cached Debian 13 root: needs root (debootstrap, chroot).
+deb-arm64:
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --deb-only
+
+# Before a release, what CI's time budget leaves out (docs/packaging.md): mcpud built and
+# tested on Debian 13, and the arm64 package cross-built, lintian-checked and its mcpud
+# checked under qemu-user, in a Debian 13 root cached in $(BUILD_DIR)/platform. Needs root.
+# The same as ctest -L platform in a tree configured with -DMCPUD_TEST_PLATFORM=ON.
+release-check:
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform
 
 clean:
 	rm -rf $(BUILD_DIR)

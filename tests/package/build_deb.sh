@@ -3,6 +3,8 @@
 # Builds the Debian package from a copy of the source tree, as a user would with
 # `dpkg-buildpackage -us -uc -b`, into WORK (the .deb lands in WORK/out).
 # Usage: build_deb.sh SOURCE_DIR WORK_DIR [PROJECT_VERSION]
+# MCPUD_DEB_HOST_ARCH=arm64 cross-builds for that architecture (multiarch: the
+# cross compiler and the :arm64 build dependencies installed; tests/platform/arm64.sh).
 # The project's tests are not run inside this build (DEB_BUILD_OPTIONS=nocheck):
 # the suite that runs this script runs them already.
 set -euo pipefail
@@ -34,8 +36,10 @@ fi
 # debhelper points HOME at a scratch directory; keep ccache's real one.
 export CCACHE_DIR=${CCACHE_DIR:-$(ccache -k cache_dir 2>/dev/null || echo "$HOME/.cache/ccache")}
 export DEB_BUILD_OPTIONS="nocheck parallel=${MCPUD_PACKAGE_JOBS:-2} ${DEB_BUILD_OPTIONS:-}"
+cross=()
+[ -z "${MCPUD_DEB_HOST_ARCH:-}" ] || cross=(-a "$MCPUD_DEB_HOST_ARCH" -Pnocheck)
 start=$(date +%s)
-(cd "$tree" && dpkg-buildpackage -us -uc -b) > "$work/build.log" 2>&1 || {
+(cd "$tree" && dpkg-buildpackage -us -uc -b "${cross[@]}") > "$work/build.log" 2>&1 || {
   tail -n 60 "$work/build.log" >&2
   echo "build_deb: dpkg-buildpackage failed; full log in $work/build.log" >&2
   exit 1

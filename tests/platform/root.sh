@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Debian roots for the platform tests: made once with debootstrap, cached in the
+# build tree, and entered with the source tree and a compiler cache mounted.
+# Sourced by trixie.sh and arm64.sh; needs root (debootstrap, mount, chroot).
+
+# The Debian mirror apt already uses for SUITE, or for the host's own suite
+# (deb822 .sources or one-line format); deb.debian.org otherwise.
+debian_mirror() {
+  local suite=$1 mirror=${MCPUD_DEBIAN_MIRROR:-}
+  if [ -z "$mirror" ]; then
+    mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+      awk '/^URIs:/ && $2 ~ /\/debian\/?$/ {print $2}' | head -1)
+  fi
+  if [ -z "$mirror" ]; then
+    mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+      awk '$1 == "deb" && $2 ~ /\/debian\/?$/ {print $2}' | head -1)
+  fi
+  echo "${mirror:-http://deb.debian.org/debian}"
+}
+
+# Makes ROOT (debootstrap --variant=minbase SUITE) unless a complete one is there.
+# Services never start inside (policy-rc.d), and apt resolves names as the host does.
+ensure_root() {
+  local suite=$1 root=$2 mirror
+  if [ ! -e "$root/.complete" ]; then
+    command -v debootstrap >/dev/null || { echo "platform: debootstrap missing (apt install debootstrap)" >&2; return 1; }
+    mirror=$(debian_mirror "$suite")
+    echo "platform: debootstrap $suite from $mirror into $root"
+    rm -rf "$root.tmp"
+    mkdir -p "$(dirname "$root")"
+    nice -n 15 debootstrap --variant=minbase "$suite" "$root.tmp" "$mirror" >"$root.log" 2>&1 || {
+      tail -n 30 "$root.log" >&2
+      echo "platform: debootstrap failed; log in $root.log" >&2
+      return 1
+    }
+    rm -rf "$root.tmp"/var/cache/apt/archives/*.deb
+    touch "$root.tmp/.complete"
+    mv "$root.tmp" "$root"
+  fi
+  printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+  chmod +x "$root/usr/sbin/policy-rc.d"
+  cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+}
+
+# Runs COMMAND... in ROOT, niced, with /proc, /dev and /sys, the source tree
+# SOURCE at the same path, and CCACHE (a directory) as the compiler cache. The
+# mounts live in a mount namespace of their own and vanish with the command.
+in_root() {
+  local root=$1 source=$2 cache=$3
+  shift 3
+  mkdir -p "$root$source" "$root/ccache" "$cache"
+  nice -n 15 unshare --mount --propagation private -- /bin/bash -c '
+    set -e
+    root=$1 source=$2 cache=$3
+    shift 3
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mount --rbind /sys "$root/sys"
+    mount --bind "$source" "$root$source"
+    mount --bind "$cache" "$root/ccache"
+    exec chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin HOME=/root \
+      LC_ALL=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
+      CCACHE_DIR=/ccache CCACHE_BASEDIR="$source" CCACHE_MAXSIZE=5G "$@"
+  ' in_root "$root" "$source" "$cache" "$@"
+}
+
+# Runs the gtest binaries BINARY... (each prefixed by RUNNER..., e.g. a qemu-user
+# command, when PLATFORM_RUNNER is set) and prints one line per suite with its
+# counts; returns non-zero when any test failed.
+# Totals land in PLATFORM_PASSED and PLATFORM_FAILED.
+run_suites() {
+  local root=$1 source=$2 cache=$3 log_dir=$4
+  shift 4
+  local binary name log passed failed status=0
+  PLATFORM_PASSED=0 PLATFORM_FAILED=0
+  mkdir -p "$log_dir"
+  for binary in "$@"; do
+    name=$(basename "$binary")
+    log="$log_dir/$name.log"
+    in_root "$root" "$source" "$cache" ${PLATFORM_RUNNER:-} "$binary" --gtest_brief=1 >"$log" 2>&1 || status=1
+    passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    if [ -z "$passed" ]; then
+      status=1
+      echo "platform: $name did not finish; the end of $log:" >&2
+      tail -n 20 "$log" >&2
+    fi
+    PLATFORM_PASSED=$((PLATFORM_PASSED + ${passed:-0}))
+    PLATFORM_FAILED=$((PLATFORM_FAILED + ${failed:-0}))
+    echo "platform:   $name: ${passed:-0} passed, ${failed:-0} failed"
+    [ -z "$failed" ] || grep '^\[  FAILED  \] [A-Z]' "$log" | sed 's/^/platform:     /' >&2
+  done
+  return $status
+}
+
+# step NAME: prints how long the step before took (the first: since the script
+# started), in wall-clock seconds and in CPU seconds of everything it ran (user +
+# system of the waited-for children: compilers, apt, tests), which stays
+# comparable on a loaded machine. Totals accumulate in PLATFORM_WALL/PLATFORM_CPU.
+PLATFORM_WALL=0 PLATFORM_CPU=0
+platform_step_start=$(date +%s) platform_step_cpu=0
+step() {
+  local now cpu times_file
+  now=$(date +%s)
+  times_file=$(mktemp)
+  times >"$times_file"
+  cpu=$(tail -n 1 "$times_file" | awk '{split($1, u, "m"); split($2, s, "m"); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2]}')
+  rm -f "$times_file"
+  echo "platform: $1 in $((now - platform_step_start)) s (CPU $((cpu - platform_step_cpu)) s)"
+  PLATFORM_WALL=$((PLATFORM_WALL + now - platform_step_start)) PLATFORM_CPU=$((PLATFORM_CPU + cpu - platform_step_cpu))
+  platform_step_start=$now platform_step_cpu=$cpu
+}
