@@ -81,10 +81,10 @@ deb:
 deb-arm64:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --deb-only
 
-# Before a release, what CI's time budget leaves out (docs/packaging.md): mcpud built and
-# tested on Debian 13, and the arm64 package cross-built, lintian-checked and its mcpud
-# checked under qemu-user, in a Debian 13 root cached in $(BUILD_DIR)/platform. Needs root.
-# The same as ctest -L platform in a tree configured with -DMCPUD_TEST_PLATFORM=ON.
+# The platform tests alone (docs/packaging.md): mcpud built and tested on Debian 13, and
+# the arm64 package cross-built, lintian-checked and its mcpud checked under qemu-user,
+# in a Debian 13 root cached in $(BUILD_DIR)/platform. Needs root. `make test` runs them
+# too (ctest -L platform).
 release-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform

@@ -31,6 +31,16 @@ list(REMOVE_ITEM MCPUD_LAYER_ALLOWS_app app)
 
 option(MCPUD_PCH "Precompile the heavy headers of each layer (off for clang-tidy)" ON)
 
+# One precompiled header shared by all layers: with debug information it is over
+# 100 MB, so one per layer filled gigabytes. It is made in a target of its own
+# that defines no macros: a macro defined where a header was precompiled but not
+# where it is used would make GCC skip it.
+if(MCPUD_PCH)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/pch_anchor.cpp "// The target that owns mcpud's precompiled header.\n")
+  add_library(mcpud_pch OBJECT ${CMAKE_CURRENT_BINARY_DIR}/pch_anchor.cpp)
+  target_precompile_headers(mcpud_pch PRIVATE <nlohmann/json.hpp> <string> <vector> <memory> <functional>)
+endif()
+
 # mcpud_layer(<name> SOURCES <files> [USES <layers>] [EXPOSES <layers>] [LIBS <targets>] [PUBLIC_LIBS <targets>])
 # USES: layers this one's sources include; EXPOSES: layers its public headers
 # include (their users need them too). Defines mcpud::<name>, and
@@ -58,7 +68,7 @@ function(mcpud_layer name)
   list(TRANSFORM L_EXPOSES PREPEND mcpud:: OUTPUT_VARIABLE exposes)
   target_link_libraries(mcpud_${name} PUBLIC ${exposes} ${L_PUBLIC_LIBS} PRIVATE ${uses} ${L_LIBS})
   if(MCPUD_PCH)
-    target_precompile_headers(mcpud_${name} PRIVATE <nlohmann/json.hpp> <string> <vector> <memory> <functional>)
+    target_precompile_headers(mcpud_${name} REUSE_FROM mcpud_pch)
   endif()
   add_library(mcpud_${name}_internals INTERFACE)
   target_include_directories(mcpud_${name}_internals INTERFACE ${CMAKE_CURRENT_SOURCE_DIR})

@@ -47,4 +47,7 @@ start=$(date +%s)
 mv "$work"/mcpud_"$version"_*.deb "$work"/mcpud*_"$version"_*.buildinfo "$work"/mcpud*_"$version"_*.changes "$work/out/"
 # Debug symbols, when produced, go along too.
 mv "$work"/mcpud-dbgsym_*.deb "$work/out/" 2>/dev/null || true
+# The package's build tree is gigabytes of objects nothing reads again (the
+# compiler cache keeps what a rebuild needs); tests that follow need the disk.
+rm -rf "$tree"
 echo "build_deb: built $(cd "$work/out" && ls ./*.deb) in $(( $(date +%s) - start )) s"
