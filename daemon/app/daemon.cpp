@@ -222,6 +222,7 @@ struct Daemon::Wiring {
 
   // The serial tools come and go with [serial] enabled; open sessions survive a reload.
   void apply_serial() {
+    registry.set_absence_reason("serial_*", config.serial.enabled ? "" : "the serial tools are off: [serial] enabled = false");
     if (!config.serial.enabled) {
       registry.remove_owner(serial::kSerialToolsOwner);
       serial_ports.reset();
@@ -239,12 +240,17 @@ struct Daemon::Wiring {
   void apply_buses() {
     bus_settings.set_i2c(config.i2c);
     bus_settings.set_spi(config.spi);
-    const auto offer = [this](bool wanted, const char* owner, const char* tool, auto add) {
+    // A call of an absent bus tool says which section would offer it.
+    const auto offer = [this](bool wanted, const char* owner, const char* tool, const char* absent, auto add) {
       if (!wanted) registry.remove_owner(owner);
       if (wanted && !registry.find(tool)) add(registry, bus_settings);
+      const std::string_view name = tool;
+      registry.set_absence_reason(std::string(name.substr(0, name.find('_'))) + "_*", wanted ? "" : absent);
     };
-    offer(!config.i2c.buses.empty(), buses::kI2cToolsOwner, "i2c_scan", buses::register_i2c_tools);
-    offer(!config.spi.devices.empty(), buses::kSpiToolsOwner, "spi_transfer", buses::register_spi_tools);
+    offer(!config.i2c.buses.empty(), buses::kI2cToolsOwner, "i2c_scan",
+          "no I2C bus is configured: list one in [[i2c.buses]] (docs/hardware.md)", buses::register_i2c_tools);
+    offer(!config.spi.devices.empty(), buses::kSpiToolsOwner, "spi_transfer",
+          "no SPI device is configured: list one in [[spi.devices]] (docs/hardware.md)", buses::register_spi_tools);
   }
 
   bool start() {

@@ -58,6 +58,19 @@ ToolReply ToolRegistry::observed(const Caller& caller, std::string_view name, co
   };
 }
 
+void ToolRegistry::set_absence_reason(std::string_view pattern, std::string reason) {
+  std::erase_if(absence_reasons_, [&](const auto& known) { return known.first == pattern; });
+  if (!reason.empty()) absence_reasons_.emplace_back(pattern, std::move(reason));
+}
+
+std::string ToolRegistry::not_found_message(std::string_view name) const {
+  std::string message = "Method not found: " + std::string(name);
+  for (const auto& [pattern, reason] : absence_reasons_) {
+    if (wildcard_match(pattern, name)) return message + " (" + reason + ")";
+  }
+  return message;
+}
+
 bool ToolRegistry::is_user_only(std::string_view name) const {
   return std::any_of(user_only_names_.begin(), user_only_names_.end(),
                      [&](const auto& pattern) { return wildcard_match(pattern, name); });
@@ -78,7 +91,7 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
   }
   const Entry* found = entry(name);
   if (!found) {
-    reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(name))));
+    reply(std::unexpected(Error::method_not_found(not_found_message(name))));
     return;
   }
   // Holding the shared_ptr keeps the tool alive even if its owner goes away

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The I2C tools through the real mcpud over MCP/U on TCP, for what needs no
-// I2C hardware: the tools are offered only with a configured bus; an
+// I2C hardware: the tools are offered only with a configured bus (a call
+// without one names the section to add); an
 // unconfigured bus or address, a write to a read-only address and an address
 // a kernel driver owns (a sysfs tree of the test's own) are refused with the
 // key or driver to look at; a missing /dev/i2c-N names what to enable; bad
@@ -69,6 +70,15 @@ TEST_F(I2cTest, TheToolsAreOfferedOnlyWhenABusIsConfigured) {
   auto other = LineClient::connect_tcp(port);
   ASSERT_TRUE(other);
   EXPECT_FALSE(listed(other->result("list_tools", json::object(), 10s), "i2c_read"));
+  // Calling one anyway says which section would offer it.
+  const json absent = other->call("i2c_scan", {{"bus", 1}}, 1, 10s);
+  EXPECT_TRUE(is_error(absent, -32601)) << absent.dump();
+  EXPECT_TRUE(contains(absent["error"].value("message", ""),
+                       "Method not found: i2c_scan (no I2C bus is configured: list one in [[i2c.buses]]"))
+      << absent.dump();
+  const json spi = other->call("spi_transfer", {{"device", "x"}}, 2, 10s);
+  EXPECT_TRUE(contains(spi["error"].value("message", ""), "no SPI device is configured: list one in [[spi.devices]]"))
+      << spi.dump();
 
   start();
   const json listing = client_->result("list_tools", json::object(), 10s);

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "mcpud/core/call_observer.hpp"
@@ -63,6 +64,12 @@ class ToolRegistry {
   // tool of that name, the name is.
   bool requires_user_tools(std::string_view name) const;
 
+  // Why tools matching `pattern` (* matches any run of characters) are not
+  // there, e.g. "no I2C bus is configured ([[i2c.buses]])": a call of such a
+  // missing tool is still -32601, with the reason in its message. An empty
+  // reason forgets the pattern.
+  void set_absence_reason(std::string_view pattern, std::string reason);
+
   // Tells `observer` of every call that finishes while it wants_calls(); the
   // registry keeps a weak reference, so a late reply after it is gone is fine.
   void observe_calls(std::weak_ptr<CallObserver> observer) { observer_ = std::move(observer); }
@@ -96,6 +103,8 @@ class ToolRegistry {
   };
   void changed();
   const Entry* entry(std::string_view name) const;
+  // "Method not found: <name>", with the absence reason when one matches.
+  std::string not_found_message(std::string_view name) const;
   // `reply` wrapped so the observer hears of the call when it answers.
   ToolReply observed(const Caller& caller, std::string_view name, const nlohmann::json& arguments,
                      ToolReply reply) const;
@@ -104,6 +113,7 @@ class ToolRegistry {
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> by_name_;
   std::vector<ChangeListener> listeners_;
   std::vector<std::string> user_only_names_;
+  std::vector<std::pair<std::string, std::string>> absence_reasons_;  // pattern, reason
 
   std::weak_ptr<CallObserver> observer_;
   int batch_depth_ = 0;
