@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SensorReads: a slow sensor is read off the event loop, callers of a read in
 // flight share it, a fast sensor answers at once, and going away while a read
-// is blocked neither waits for it nor delivers to the dead.
+// is blocked neither waits for it nor delivers to the dead. Sampling a slow
+// sensor skips its ticks while a read converts, and takes the value when it comes.
 #include "mcpud/pins/sensor_reads.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,10 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "mcpud/core/event_hub.hpp"
+#include "mcpud/pins/pin_sampling.hpp"
+#include "mcpud/pins/pin_table.hpp"
+
 namespace mcpud::pins {
 namespace {
 
@@ -25,7 +30,7 @@ class GatedSensor final : public hal::SensorInput {
   explicit GatedSensor(bool slow) : slow_(slow) {}
   hal::HalResult<double> read() override {
     ++reads;
-    if (slow_) gate.get_future().wait();
+    if (slow_) opened_.wait();
     return 21.5;
   }
   const hal::Quantity& quantity() const override { return quantity_; }
@@ -36,6 +41,7 @@ class GatedSensor final : public hal::SensorInput {
 
  private:
   bool slow_;
+  std::shared_future<void> opened_ = gate.get_future().share();
   hal::Quantity quantity_{"temperature", "degC"};
 };
 
@@ -77,6 +83,34 @@ TEST(SensorReads, GoingAwayDuringABlockedReadDoesNotWaitForIt) {
   sensor->gate.set_value();
   io.run_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(answered) << "a value read after shutdown is dropped";
+}
+
+TEST(SensorReads, SamplingASlowSensorSkipsTicksWhileItConvertsAndAddsTheValueOnce) {
+  boost::asio::io_context io;
+  SensorReads reads(io);
+  EventHub events;
+  PinTable table;
+  auto sensor = std::make_shared<GatedSensor>(true);
+  auto pin = std::make_unique<BoardPin>();
+  pin->config.name = "tank";
+  pin->config.type = hal::PinType::SensorInput;
+  pin->sensor = sensor;
+  SamplingOptions options;
+  options.interval_ms = 1;
+  pin->sampler = std::make_unique<PinSampler>(options);
+  const PinSampler& sampler = *pin->sampler;
+  table.pins().push_back(std::move(pin));
+  PinSampling sampling(io, table, reads, events);
+  sampling.start();
+
+  io.run_for(std::chrono::milliseconds(30));  // some 30 ticks while the first read converts
+  EXPECT_EQ(sensor->reads, 1) << "ticks during a conversion must not queue more reads";
+  EXPECT_EQ(sampler.summary().count, 0u);
+  sensor->gate.set_value();  // this and every later read answer at once
+  while (sampler.summary().count == 0) io.run_one_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(sampler.summary().count, 1u) << "one conversion is one sample";
+  EXPECT_EQ(sampler.summary().latest, 21.5);
+  sampling.stop();
 }
 
 }  // namespace
