@@ -142,8 +142,8 @@ TEST_F(OneWireSlowRead, OtherClientsPinsAndSamplingGoOnWhileTheThermometerConver
   // A second caller shares the read in flight (were it queued as a second
   // read, it would open the FIFO again after this one and never be answered).
   ASSERT_TRUE(other_->send_line(R"({"jsonrpc":"2.0","id":7,"method":"sensor_read","params":{"pin":130}})"));
-  ASSERT_TRUE(other_->send_line(
-      R"({"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"mcpu://pins/tank"}})"));
+  ASSERT_TRUE(
+      other_->send_line(R"({"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"mcpu://pins/tank"}})"));
   EXPECT_EQ(other_->call("ping", json::object(), 9)["id"], 9) << "the replies to 7 and 8 wait for the value";
 
   tank_.finish("21500");

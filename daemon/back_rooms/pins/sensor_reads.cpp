@@ -74,16 +74,16 @@ hal::HalResult<void> SensorReads::submit(const std::shared_ptr<hal::SensorInput>
     try {
       worker->thread = std::thread(&SensorReads::work, worker, std::ref(io_), this, std::weak_ptr(alive_));
     } catch (const std::system_error& e) {
-      return std::unexpected(hal::HalError{hal::HalError::Kind::Io, std::string("no thread for sensor reads: ") +
-                                                                        e.what()});
+      return std::unexpected(
+          hal::HalError{hal::HalError::Kind::Io, std::string("no thread for sensor reads: ") + e.what()});
     }
     worker_ = std::move(worker);
   }
   {
     std::lock_guard lock(worker_->mutex);
     if (worker_->queue.size() >= kMaxQueued) {
-      return std::unexpected(hal::HalError{
-          hal::HalError::Kind::Io, "too many slow sensor reads queued (" + std::to_string(kMaxQueued) + ")"});
+      return std::unexpected(hal::HalError{hal::HalError::Kind::Io,
+                                           "too many slow sensor reads queued (" + std::to_string(kMaxQueued) + ")"});
     }
     worker_->queue.push_back(sensor);
   }
