@@ -165,7 +165,7 @@ struct Daemon::Wiring {
            std::to_string(registry.size()) + " tools";
   }
   FrontDoors doors{{io, dispatcher, engine, events, sessions, limits, config,
-                    [this]() -> pins::PinTable& { return board.table(); }, kVersion,
+                    [this]() -> pins::PinTable& { return board.table(); }, board.sensor_reads(), kVersion,
                     [this](std::string_view id, const Caller& caller) {
                       return serial_ports && serial_ports->find(id, caller.identity).has_value();
                     },

@@ -51,7 +51,7 @@ void FrontDoors::install() {
       ctx_.version,
       [&config] { return config.mcp.mcp.page_bytes; },
       [this] { return list_resources(); },
-      [this](std::string_view uri) { return read_resource(uri); },
+      [this](std::string_view uri, ToolReply reply) { read_resource(uri, std::move(reply)); },
       [this](std::string_view uri, const Caller& caller) { return resource_exists(uri, caller); },
       [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
@@ -68,9 +68,9 @@ nlohmann::json FrontDoors::list_resources() const {
   return out;
 }
 
-Result<nlohmann::json> FrontDoors::read_resource(std::string_view uri) const {
-  if (ctx_.daemon && uri.starts_with(kDaemonUriPrefix)) return ctx_.daemon->read(uri);
-  return pins::read_pin_resource(ctx_.pin_table(), uri);
+void FrontDoors::read_resource(std::string_view uri, ToolReply reply) const {
+  if (ctx_.daemon && uri.starts_with(kDaemonUriPrefix)) return reply(ctx_.daemon->read(uri));
+  pins::read_pin_resource(ctx_.pin_table(), ctx_.sensor_reads, uri, std::move(reply));
 }
 
 nlohmann::json FrontDoors::listeners() const {
@@ -105,7 +105,7 @@ bool FrontDoors::resource_exists(std::string_view uri, const Caller& caller) con
   if (uri.starts_with(kSerial))
     return ctx_.serial_session_exists && ctx_.serial_session_exists(uri.substr(kSerial.size()), caller);
   if (uri.starts_with(kTools)) return ctx_.dispatcher.registry().find(uri.substr(kTools.size())) != nullptr;
-  return pins::read_pin_resource(ctx_.pin_table(), uri).has_value();
+  return pins::pin_resource_exists(ctx_.pin_table(), uri);
 }
 
 void FrontDoors::when_tools_settled(std::function<void()> then) {

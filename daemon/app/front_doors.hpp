@@ -21,7 +21,8 @@
 
 namespace mcpud::pins {
 class PinTable;
-}
+class SensorReads;
+}  // namespace mcpud::pins
 
 namespace mcpud::transports {
 class TcpListener;
@@ -48,6 +49,7 @@ class FrontDoors {
     const transports::SessionLimits& limits;
     const config::Config& config;                // the running configuration
     std::function<pins::PinTable&()> pin_table;  // the current pin table
+    pins::SensorReads& sensor_reads;             // reads the pin resources' sensors
     std::string version;
     // A serial session of that id exists, and `caller` may use it.
     std::function<bool(std::string_view session_id, const Caller& caller)> serial_session_exists;
@@ -81,7 +83,7 @@ class FrontDoors {
   bool reconcile_tcp();
   void reconcile_ttys();
   nlohmann::json list_resources() const;
-  Result<nlohmann::json> read_resource(std::string_view uri) const;
+  void read_resource(std::string_view uri, ToolReply reply) const;
   bool reconcile_unix_socket();
   bool reconcile_http();
 

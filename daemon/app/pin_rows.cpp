@@ -23,6 +23,11 @@ hal::HalResult<double> current_value(pins::BoardPin& pin) {
     if (!reading) return std::unexpected(reading.error());
     return static_cast<double>(reading->raw);
   }
+  // ListPins answers at once: a slow sensor (1-Wire) is not converted here.
+  if (pin.sensor && pin.sensor->slow()) {
+    return std::unexpected(
+        hal::HalError{hal::HalError::Kind::Io, "a slow sensor (up to 750 ms a reading): read it with sensor_read"});
+  }
   if (pin.sensor) return pin.sensor->read();
   return 0.0;
 }

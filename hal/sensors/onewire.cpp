@@ -82,6 +82,7 @@ class OneWireThermometer final : public RelocatingSensor {
  public:
   OneWireThermometer(SysfsRoot root, std::string id, fs::path dir)
       : RelocatingSensor(*quantity_named("temperature"), std::move(dir)), root_(std::move(root)), id_(std::move(id)) {}
+  bool slow() const override { return true; }
 
  private:
   HalResult<fs::path> locate() const override {

@@ -2,7 +2,8 @@
 // Reading the small text attributes sysfs sensors expose, with errors that say
 // whether the device went away, and a sensor that finds its directory again
 // after a hot removal (an IIO or hwmon index may change when it comes back).
-// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
+// Plain functions usable from any thread; a RelocatingSensor is used by one
+// thread at a time (the event loop, or the sensor worker for a slow() one).
 #pragma once
 
 #include <filesystem>

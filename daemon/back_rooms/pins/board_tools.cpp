@@ -83,12 +83,12 @@ json board_health_output() {
             {"uptime_s", number}}}};
 }
 
-void add(ToolRegistry& registry, Tool tool) {
+}  // namespace
+
+void register_pin_tool(ToolRegistry& registry, Tool tool) {
   // Names are fixed and registered once per owner; a clash is a programming error.
   if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
 }
-
-}  // namespace
 
 void register_board_tools(ToolRegistry& registry, const PinTable& pins) {
   auto health = make_tool(kPinToolsOwner, "board_health",
@@ -98,7 +98,7 @@ void register_board_tools(ToolRegistry& registry, const PinTable& pins) {
                           {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
                           board_health_output(), true);
   health.invoke = [&pins](json, ToolReply reply) { reply(board_health(pins)); };
-  add(registry, std::move(health));
+  register_pin_tool(registry, std::move(health));
   if (pins.board_kind() != BoardKind::RaspberryPi && pins.board_kind() != BoardKind::Linux) return;
   const json device = {
       {"type", "object"},
@@ -113,7 +113,7 @@ void register_board_tools(ToolRegistry& registry, const PinTable& pins) {
                          {"required", {"devices"}}},
                         true);
   tool.invoke = [&pins](json, ToolReply reply) { reply(onewire_list(pins)); };
-  add(registry, std::move(tool));
+  register_pin_tool(registry, std::move(tool));
 }
 
 }  // namespace mcpud::pins

@@ -15,5 +15,7 @@ class PinTable;
 // onewire_list on real boards only).
 // `pins` must outlive them, as for register_pin_tools.
 void register_board_tools(ToolRegistry& registry, const PinTable& pins);
+// Adds one tool of the pins' owner; a name clash is a programming error (throws).
+void register_pin_tool(ToolRegistry& registry, Tool tool);
 
 }  // namespace mcpud::pins

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "mcpud/pins/pin_table.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -24,17 +25,25 @@ void add_bridged(const BoardPin& pin, json& out) {
 
 std::string describe_quantity(const hal::Quantity& q) { return q.unit.empty() ? q.name : q.name + " in " + q.unit; }
 
-// Adds the pin's current value to `out`, in the units its tools use.
+Error read_failure(const std::string& pin, const hal::HalError& e) {
+  const auto kind =
+      e.kind == hal::HalError::Kind::Disconnected ? DomainError::DeviceDisconnected : DomainError::ReadError;
+  return Error::domain(kind, "pin " + pin + ": " + e.message);
+}
+
+void add_sensor_value(double value, const hal::Quantity& quantity, json& out) {
+  out["value"] = value;
+  out["unit"] = quantity.unit;
+  out["quantity"] = quantity.name;
+}
+
+// Adds the current value of a pin that is read at once to `out`, in the units its tools use.
 Result<void> add_value(BoardPin& pin, json& out) {
   if (!pin.device.empty()) {
     add_bridged(pin, out);
     return {};
   }
-  const auto failed = [&](const hal::HalError& e) {
-    const auto kind =
-        e.kind == hal::HalError::Kind::Disconnected ? DomainError::DeviceDisconnected : DomainError::ReadError;
-    return std::unexpected(Error::domain(kind, "pin " + pin.name() + ": " + e.message));
-  };
+  const auto failed = [&](const hal::HalError& e) { return std::unexpected(read_failure(pin.name(), e)); };
   switch (pin.type()) {
     case hal::PinType::DigitalOutput:
     case hal::PinType::DigitalInput: {
@@ -59,9 +68,7 @@ Result<void> add_value(BoardPin& pin, json& out) {
     case hal::PinType::SensorInput: {
       auto value = pin.sensor->read();
       if (!value) return failed(value.error());
-      out["value"] = *value;
-      out["unit"] = pin.sensor->quantity().unit;
-      out["quantity"] = pin.sensor->quantity().name;
+      add_sensor_value(*value, pin.sensor->quantity(), out);
       return {};
     }
   }
@@ -88,23 +95,42 @@ json list_pin_resources(const PinTable& pins) {
   return out;
 }
 
-Result<json> read_pin_resource(PinTable& pins, std::string_view uri) {
-  BoardPin* pin = uri.starts_with(kPinUriPrefix) ? pins.find(uri.substr(kPinUriPrefix.size())) : nullptr;
+namespace {
+
+BoardPin* pin_of_uri(PinTable& pins, std::string_view uri) {
+  return uri.starts_with(kPinUriPrefix) ? pins.find(uri.substr(kPinUriPrefix.size())) : nullptr;
+}
+
+}  // namespace
+
+void read_pin_resource(PinTable& pins, SensorReads& reads, std::string_view uri, ToolReply done) {
+  BoardPin* pin = pin_of_uri(pins, uri);
   if (!pin) {
     auto missing = Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri));
     missing.uri = uri;
-    return std::unexpected(std::move(missing));
+    return done(std::unexpected(std::move(missing)));
   }
   json out = {{"pin", pin->number()},
               {"name", pin->name()},
               {"type", hal::pin_type_name(pin->type())},
               {"description", pin->config.description}};
-  if (auto added = add_value(*pin, out); !added) return std::unexpected(added.error());
   if (pin->sampler) {
     const auto& options = pin->sampler->options();
     out["sampling"] = {{"interval_ms", options.interval_ms}, {"buffer_size", options.buffer_size}};
   }
-  return out;
+  if (pin->device.empty() && pin->sensor && pin->sensor->slow()) {
+    // Copies only: the pins may be reloaded before the value arrives.
+    return reads.read(pin->sensor, [out = std::move(out), done = std::move(done), name = pin->name(),
+                                    quantity = pin->sensor->quantity()](const hal::HalResult<double>& value) mutable {
+      if (!value) return done(std::unexpected(read_failure(name, value.error())));
+      add_sensor_value(*value, quantity, out);
+      done(std::move(out));
+    });
+  }
+  if (auto added = add_value(*pin, out); !added) return done(std::unexpected(added.error()));
+  done(std::move(out));
 }
+
+bool pin_resource_exists(PinTable& pins, std::string_view uri) { return pin_of_uri(pins, uri) != nullptr; }
 
 }  // namespace mcpud::pins

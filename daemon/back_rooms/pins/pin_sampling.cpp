@@ -13,6 +13,7 @@
 #include "mcpud/core/log.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sample_push.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 #include "pin_edges.hpp"
 
 namespace mcpud::pins {
@@ -24,7 +25,7 @@ std::int64_t now_ms() {
 }
 
 // The value a sampled pin contributes: 0/1 for digital inputs, raw counts for
-// ADC, the value in its unit for a sensor.
+// ADC, the value in its unit for a (fast) sensor.
 std::optional<double> read_sample(BoardPin& pin) {
   if (pin.input) {
     if (auto level = pin.input->read())
@@ -66,11 +67,12 @@ struct PinSampling::Timers {
   struct PinTimer {
     BoardPin* pin;
     boost::asio::steady_timer timer;
-    SamplePush push{};  // live samples for subscribers
+    SamplePush push{};     // live samples for subscribers
+    bool reading = false;  // a slow sensor's read is in flight
   };
 
-  Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events)
-      : io(io), pins(pins), events(events), edges(io, pins, events) {}
+  Timers(boost::asio::io_context& io, PinTable& pins, SensorReads& reads, EventHub& events)
+      : io(io), pins(pins), reads(reads), events(events), edges(io, pins, events) {}
 
   void schedule(const std::shared_ptr<PinTimer>& entry) {
     const auto interval = std::chrono::milliseconds(entry->pin->sampler->options().interval_ms);
@@ -86,30 +88,54 @@ struct PinSampling::Timers {
     entry->timer.async_wait([this, weak = std::weak_ptr(entry)](boost::system::error_code ec) {
       auto alive = weak.lock();
       if (ec || !alive) return;
-      sample(*alive->pin, &alive->push);
+      sample(alive, true);
       schedule(alive);
     });
   }
 
-  void sample(BoardPin& pin, SamplePush* push = nullptr) {
-    auto value = read_sample(pin);
-    if (!value) return;
+  // `push` sends the sample to subscribers (not the first one, taken at start).
+  void sample(const std::shared_ptr<PinTimer>& entry, bool push) {
+    BoardPin& pin = *entry->pin;
+    if (pin.sensor && pin.sensor->slow()) return sample_later(entry, push);
+    if (auto value = read_sample(pin)) add(pin, *value, push ? &entry->push : nullptr);
+  }
+
+  // A slow sensor's value arrives after its conversion; meanwhile other pins
+  // keep their ticks, and this pin's ticks skip rather than queue more reads.
+  void sample_later(const std::shared_ptr<PinTimer>& entry, bool push) {
+    if (entry->reading) return;
+    entry->reading = true;
+    // Timers owns the entries, so `this` lives as long as one does.
+    reads.read(entry->pin->sensor, [this, weak = std::weak_ptr(entry), push](const hal::HalResult<double>& value) {
+      auto alive = weak.lock();
+      if (!alive) return;  // stopped, or a reload replaced the pins, during the read
+      alive->reading = false;
+      if (value) {
+        add(*alive->pin, *value, push ? &alive->push : nullptr);
+      } else {
+        log::debug("sampling", alive->pin->name(), ": ", value.error().message);
+      }
+    });
+  }
+
+  void add(BoardPin& pin, double value, SamplePush* push) {
     const auto before = pin.sampler->events().last_seq();
     const auto at = now_ms();
-    pin.sampler->add(*value, at);
+    pin.sampler->add(value, at);
     publish_pin_events(pin, before, events);
-    if (push) push->add(pin, *value, at, events);
+    if (push) push->add(pin, value, at, events);
   }
 
   boost::asio::io_context& io;
   PinTable& pins;
+  SensorReads& reads;
   EventHub& events;
   std::vector<std::shared_ptr<PinTimer>> timers;
   PinEdges edges;  // hardware edge events, read when their fds are readable
 };
 
-PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events)
-    : timers_(std::make_unique<Timers>(io, pins, events)) {}
+PinSampling::PinSampling(boost::asio::io_context& io, PinTable& pins, SensorReads& reads, EventHub& events)
+    : timers_(std::make_unique<Timers>(io, pins, reads, events)) {}
 
 PinSampling::~PinSampling() { stop(); }
 
@@ -117,9 +143,9 @@ void PinSampling::start() {
   timers_->edges.start();
   for (auto& pin : timers_->pins.pins()) {
     if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
-    timers_->sample(*pin);
     auto entry =
         std::make_shared<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
+    timers_->sample(entry, false);
     entry->timer.expires_at(std::chrono::steady_clock::now());
     timers_->schedule(entry);
     timers_->timers.push_back(std::move(entry));

@@ -10,7 +10,7 @@
 namespace mcpud::pins {
 
 PinService::PinService(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events)
-    : io_(io), registry_(registry), events_(events) {}
+    : io_(io), registry_(registry), events_(events), reads_(io) {}
 
 PinService::~PinService() { release(); }
 
@@ -52,8 +52,8 @@ void PinService::install(std::unique_ptr<PinTable> table, ForeignPins* foreign) 
   release();
   table_ = std::move(table);
   table_->set_foreign(foreign);
-  register_pin_tools(registry_, *table_, &events_);
-  sampling_ = std::make_unique<PinSampling>(io_, *table_, events_);
+  register_pin_tools(registry_, *table_, reads_, &events_);
+  sampling_ = std::make_unique<PinSampling>(io_, *table_, reads_, events_);
   sampling_->start();
 }
 

@@ -8,6 +8,7 @@
 
 #include "board_tools.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -100,9 +101,12 @@ Result<BoardPin*> pin_for(PinTable& pins, const json& args, std::string_view too
   return of_type(pins.find(args.at("pin")), tool, allowed);
 }
 
-Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError kind) {
+Error hal_failure(int number, const std::string& name, const hal::HalError& error, DomainError kind) {
   const auto what = error.kind == hal::HalError::Kind::Disconnected ? DomainError::DeviceDisconnected : kind;
-  return Error::domain(what, "pin " + std::to_string(pin.number()) + " (" + pin.name() + "): " + error.message);
+  return Error::domain(what, "pin " + std::to_string(number) + " (" + name + "): " + error.message);
+}
+Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError kind) {
+  return hal_failure(pin.number(), pin.name(), error, kind);
 }
 
 // Every pin tool's reply starts with the pin's number and name. Built by
@@ -172,16 +176,24 @@ ToolResult adc_read(PinTable& pins, const json& args) {
               {"volts", round_significant(reading->millivolts / 1000.0)}};
 }
 
-ToolResult sensor_read(PinTable& pins, const json& args) {
+// Replies when the value is in: at once for a fast sensor, after the
+// conversion for a slow one (other clients are served meanwhile). The reply
+// holds copies of what it names, so a reload during a read does not matter.
+void sensor_read(PinTable& pins, SensorReads& reads, const json& args, ToolReply reply) {
   auto pin = of_type(addressed_pin(pins, args), "sensor_read", {hal::PinType::SensorInput});
-  if (!pin) return std::unexpected(pin.error());
-  auto value = (*pin)->sensor->read();
-  if (!value) return std::unexpected(hal_failure(**pin, value.error(), DomainError::ReadError));
-  json reply = pin_reply(**pin);
-  reply["value"] = round_significant(*value);
-  reply["unit"] = (*pin)->sensor->quantity().unit;
-  reply["quantity"] = (*pin)->sensor->quantity().name;
-  return reply;
+  if (!pin) return reply(std::unexpected(pin.error()));
+  reads.read((*pin)->sensor, [reply = std::move(reply), head = pin_reply(**pin),
+                              quantity = (*pin)->sensor->quantity()](const hal::HalResult<double>& value) {
+    if (!value) {
+      return reply(std::unexpected(
+          hal_failure(head["pin"].get<int>(), head["name"].get<std::string>(), value.error(), DomainError::ReadError)));
+    }
+    json out = head;
+    out["value"] = round_significant(*value);
+    out["unit"] = quantity.unit;
+    out["quantity"] = quantity.name;
+    reply(std::move(out));
+  });
 }
 
 // "Read a sensor input pin ...: 40 room_temp (temperature, degC), ..." so an
@@ -288,11 +300,16 @@ struct Announce {
   EventHub* events = nullptr;
 };
 
-void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema, json output,
-         PinToolFn fn, bool read_only, Announce announce = {}) {
+Tool pin_tool(std::string name, std::string description, json schema, json output, bool read_only) {
   auto tool = make_tool(kPinToolsOwner, std::move(name), std::move(description), std::move(schema), std::move(output),
                         read_only);
   if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
+  return tool;
+}
+
+void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema, json output,
+         PinToolFn fn, bool read_only, Announce announce = {}) {
+  auto tool = pin_tool(std::move(name), std::move(description), std::move(schema), std::move(output), read_only);
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
       auto result = fn(pins, args);
@@ -305,8 +322,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   } else {
     tool.invoke = [&pins, fn](json args, ToolReply reply) { reply(fn(pins, args)); };
   }
-  // Names are fixed and registered once per owner; a clash is a programming error.
-  if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
+  register_pin_tool(registry, std::move(tool));
 }
 
 json cursor_properties() {
@@ -322,7 +338,7 @@ json cursor_properties() {
 
 }  // namespace
 
-void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events) {
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events) {
   ToolRegistry::Batch batch(registry);
   add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
       object_schema(
@@ -346,9 +362,11 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events
 
   register_board_tools(registry, pins);
   if (std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sensor != nullptr; })) {
-    add(registry, pins, "sensor_read", sensor_read_description(pins),
-        object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
-        pin_output({{"value", kNumber}, {"unit", kString}, {"quantity", kString}}), sensor_read, true);
+    auto tool = pin_tool("sensor_read", sensor_read_description(pins),
+                         object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
+                         pin_output({{"value", kNumber}, {"unit", kString}, {"quantity", kString}}), true);
+    tool.invoke = [&pins, &reads](json args, ToolReply reply) { sensor_read(pins, reads, args, std::move(reply)); };
+    register_pin_tool(registry, std::move(tool));
   }
 
   // Bridged devices' buffered pins are read through these tools too.

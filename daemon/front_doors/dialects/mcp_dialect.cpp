@@ -150,16 +150,17 @@ void install_resources(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServ
   dispatcher.add_method("resources/read", [server](rpc::Client&, json params, ToolReply reply) {
     auto uri = required_string(params, "uri");
     if (!uri) return reply(std::unexpected(uri.error()));
-    auto value = server.read_resource(*uri);
-    if (!value) {
-      auto error = value.error();
-      if (error.name == domain_error_name(DomainError::ResourceNotFound)) {
-        error.code = kMcpResourceNotFound;
-        error.uri = *uri;
+    server.read_resource(*uri, [uri = *uri, reply = std::move(reply)](Result<json> value) {
+      if (!value) {
+        auto error = value.error();
+        if (error.name == domain_error_name(DomainError::ResourceNotFound)) {
+          error.code = kMcpResourceNotFound;
+          error.uri = uri;
+        }
+        return reply(std::unexpected(std::move(error)));
       }
-      return reply(std::unexpected(std::move(error)));
-    }
-    reply(json{{"contents", {{{"uri", *uri}, {"mimeType", "application/json"}, {"text", rpc::dump(*value)}}}}});
+      reply(json{{"contents", {{{"uri", uri}, {"mimeType", "application/json"}, {"text", rpc::dump(*value)}}}}});
+    });
   });
   for (const bool subscribe : {true, false}) {
     dispatcher.add_method(subscribe ? "resources/subscribe" : "resources/unsubscribe",

@@ -60,9 +60,9 @@ dialects::McpServer mcp_server() {
       [] {
         return json::array({{{"uri", "mcpu://pins/led"}, {"name", "led"}}});
       },
-      [](std::string_view uri) -> Result<json> {
-        if (uri == "mcpu://pins/led") return json{{"value", true}};
-        return std::unexpected(Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
+      [](std::string_view uri, ToolReply reply) {
+        if (uri == "mcpu://pins/led") return reply(json{{"value", true}});
+        reply(std::unexpected(Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri))));
       },
       [](std::string_view uri, const Caller&) { return uri == "mcpu://pins/led"; },
       [](std::function<void()> then) { then(); }};

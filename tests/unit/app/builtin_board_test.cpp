@@ -2,10 +2,13 @@
 // The built-in simulated board (config/examples/sim.toml) builds and offers every pin tool.
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
+
 #include "config.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/pin_tools.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace mcpud::config {
 namespace {
@@ -15,7 +18,9 @@ TEST(BuiltinBoard, BuildsAndRegistersEveryPinTool) {
   auto table = pins::PinTable::build(config.board, config.device);
   ASSERT_TRUE(table) << table.error().message;
   ToolRegistry registry;
-  pins::register_pin_tools(registry, **table);
+  boost::asio::io_context io;
+  pins::SensorReads reads(io);
+  pins::register_pin_tools(registry, **table, reads);
   EXPECT_EQ(registry.size(), 9u);  // sensor_read and board_health too
   EXPECT_EQ((*table)->pins().size(), config.board.pins.size());
 }

@@ -49,10 +49,10 @@ class McpDialect : public ::testing::Test {
             [] {
               return json::array({{{"uri", "mcpu://pins/led"}}});
             },
-            [](std::string_view uri) -> Result<json> {
-              if (uri == "mcpu://pins/led") return json{{"value", true}};
-              return std::unexpected(
-                  Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri)));
+            [](std::string_view uri, ToolReply reply) {
+              if (uri == "mcpu://pins/led") return reply(json{{"value", true}});
+              reply(std::unexpected(
+                  Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri))));
             },
             [](std::string_view uri, const Caller&) {
               return uri == "mcpu://pins/led" || uri == "mcpu://serial/1" || uri == "mcpu://daemon/status";

@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+
 #include "mcpud/pins/pin_table.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -35,6 +38,16 @@ class OneDevice final : public ForeignPins {
   bool present_ = true;
 };
 
+// A bridged pin's resource is answered at once, from what its device reported.
+Result<json> read_now(PinTable& table, std::string_view uri) {
+  boost::asio::io_context io;
+  SensorReads reads(io);
+  std::optional<Result<json>> out;
+  read_pin_resource(table, reads, uri, [&](Result<json> r) { out = std::move(r); });
+  EXPECT_TRUE(out.has_value()) << "no answer at once for " << uri;
+  return out ? *out : std::unexpected(Error::internal("no answer"));
+}
+
 TEST(BridgedPinResources, AreListedWhileTheirDeviceIsPresent) {
   PinTable table;
   OneDevice device;
@@ -46,20 +59,20 @@ TEST(BridgedPinResources, AreListedWhileTheirDeviceIsPresent) {
 
   device.present_ = false;
   EXPECT_TRUE(list_pin_resources(table).empty());
-  EXPECT_FALSE(read_pin_resource(table, "mcpu://pins/uno__led"));
+  EXPECT_FALSE(read_now(table, "mcpu://pins/uno__led"));
 }
 
 TEST(BridgedPinResources, ReadTheirDeviceAndLastReading) {
   PinTable table;
   OneDevice device;
   table.set_foreign(&device);
-  json read = *read_pin_resource(table, "mcpu://pins/uno__led");
+  json read = *read_now(table, "mcpu://pins/uno__led");
   EXPECT_EQ(read["device"], "uno");
   EXPECT_EQ(read["type"], "digital_output");
   EXPECT_FALSE(read.contains("value")) << "no value before the device reported one";
 
   device.led_.reading = {{"value", true}};
-  read = *read_pin_resource(table, "mcpu://pins/uno__led");
+  read = *read_now(table, "mcpu://pins/uno__led");
   EXPECT_EQ(read["value"], true);
   EXPECT_EQ(read["pin"], 13);
 }

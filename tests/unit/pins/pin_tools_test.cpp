@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "mcpud/core/toml_document.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/pins/pin_config.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -97,7 +100,7 @@ class PinTools : public ::testing::Test {
     ASSERT_TRUE(table) << table.error().message;
     registry = std::make_unique<ToolRegistry>();
     pins = std::move(*table);
-    register_pin_tools(*registry, *pins);
+    register_pin_tools(*registry, *pins, reads);
   }
 
   ToolResult call(std::string_view tool, json args) {
@@ -136,6 +139,8 @@ class PinTools : public ::testing::Test {
     return *pin->sampler;
   }
 
+  boost::asio::io_context io;
+  SensorReads reads{io};
   std::unique_ptr<PinTable> pins;
   std::unique_ptr<ToolRegistry> registry;
 };
@@ -167,7 +172,7 @@ TEST_F(PinTools, RegistersAllToolsInOneChangeNotification) {
   ToolRegistry fresh;
   int changes = 0;
   fresh.on_change([&] { ++changes; });
-  register_pin_tools(fresh, *pins);
+  register_pin_tools(fresh, *pins, reads);
   EXPECT_EQ(changes, 1);
 }
 

@@ -4,6 +4,8 @@
 // on boards that have sensors.
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
+
 #include <optional>
 #include <string>
 
@@ -13,6 +15,7 @@
 #include "mcpud/pins/pin_config.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/pin_tools.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace mcpud::pins {
 namespace {
@@ -60,7 +63,9 @@ ToolResult call(ToolRegistry& registry, std::string_view tool, json args) {
 TEST(SensorTools, SensorReadNamesValueUnitAndQuantity) {
   auto pins = table_from(kSensors);
   ToolRegistry registry;
-  register_pin_tools(registry, *pins);
+  boost::asio::io_context io;
+  SensorReads reads(io);
+  register_pin_tools(registry, *pins, reads);
   auto by_number = call(registry, "sensor_read", {{"pin", 40}});
   ASSERT_TRUE(by_number) << by_number.error().message;
   EXPECT_EQ(*by_number, json::parse(R"({"pin":40,"name":"room_temp","value":21.25,"unit":"degC",
@@ -76,7 +81,9 @@ TEST(SensorTools, SensorReadNamesValueUnitAndQuantity) {
 TEST(SensorTools, DescriptionAndRegistryNameEachSensorsUnit) {
   auto pins = table_from(kSensors);
   ToolRegistry registry;
-  register_pin_tools(registry, *pins);
+  boost::asio::io_context io;
+  SensorReads reads(io);
+  register_pin_tools(registry, *pins, reads);
   const auto tool = registry.find("sensor_read");
   ASSERT_NE(tool, nullptr);
   EXPECT_NE(tool->description.find("Sensors: 40 room_temp (temperature, degC), 41 light (proximity)"),
@@ -91,7 +98,9 @@ TEST(SensorTools, DescriptionAndRegistryNameEachSensorsUnit) {
 TEST(SensorTools, NoSensorsNoSensorRead) {
   auto pins = table_from("[[pins]]\nname = \"led\"\npin = 2\ntype = \"digital_output\"\n");
   ToolRegistry registry;
-  register_pin_tools(registry, *pins);
+  boost::asio::io_context io;
+  SensorReads reads(io);
+  register_pin_tools(registry, *pins, reads);
   EXPECT_EQ(registry.find("sensor_read"), nullptr);
 }
 

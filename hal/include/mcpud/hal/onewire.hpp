@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // 1-Wire devices the kernel's w1 subsystem found (<root>/bus/w1/devices), and
 // its thermometers (DS18B20 and kin) as sensors in degC.
-// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
+// Event loop only; a thermometer is slow() and read on the sensor worker thread.
 #pragma once
 
 #include <memory>
@@ -25,7 +25,8 @@ HalResult<std::vector<OneWireDevice>> list_onewire(const SysfsRoot& root);
 
 // A 1-Wire thermometer by id: its `temperature` file (millidegrees) where the
 // kernel has one, else `w1_slave`, whose CRC line must say YES (NO is a read
-// error, not a value). A sensor that left the bus is Kind::Disconnected.
+// error, not a value). A sensor that left the bus is Kind::Disconnected. The
+// kernel converts during the read (up to 750 ms at 12 bits): the sensor is slow().
 HalResult<std::unique_ptr<SensorInput>> open_onewire_thermometer(const SysfsRoot& root, const std::string& id);
 
 }  // namespace mcpud::hal

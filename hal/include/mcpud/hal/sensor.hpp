@@ -2,7 +2,8 @@
 // Sensor inputs read in SI units (IIO channels of every kind; hwmon, thermal
 // zones and 1-Wire thermometers follow the same interface), and the quantities
 // and units they report.
-// Event loop only (mcpud has one thread: docs/ARCHITECTURE.md).
+// Event loop only, except that a slow() sensor is read on the daemon's sensor
+// worker thread (one read at a time; docs/ARCHITECTURE.md, Threads).
 #pragma once
 
 #include <memory>
@@ -27,6 +28,10 @@ class SensorInput {
   // Kind::Disconnected; the next read after it is back succeeds again.
   virtual HalResult<double> read() = 0;
   virtual const Quantity& quantity() const = 0;
+  // True when read() may block for long (a 1-Wire conversion: up to 750 ms):
+  // such a sensor is read off the event loop, never two reads at once, and
+  // quantity() must not change after construction.
+  virtual bool slow() const { return false; }
 };
 
 // The quantity a simulated or configured sensor names ("temperature", "humidity",

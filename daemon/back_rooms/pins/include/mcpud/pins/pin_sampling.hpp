@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Samples every input pin that has sampling configured, on its own interval,
-// from the event loop (one timer per pin; no thread), and publishes the events
-// samples cause.
+// from the event loop (one timer per pin; a slow sensor's value comes from
+// SensorReads' worker), and publishes the events samples cause.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@ class EventHub;
 namespace mcpud::pins {
 
 class PinTable;
+class SensorReads;
 struct BoardPin;
 
 // Publishes the events `pin`'s sampler queued after sequence number `since` as
@@ -26,9 +27,9 @@ void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& even
 
 class PinSampling {
  public:
-  // Borrows all three; they must outlive this object. Every event a sample
+  // Borrows all four; they must outlive this object. Every event a sample
   // causes (threshold crossing, edge) is also published on `events`.
-  PinSampling(boost::asio::io_context& io, PinTable& pins, EventHub& events);
+  PinSampling(boost::asio::io_context& io, PinTable& pins, SensorReads& reads, EventHub& events);
   ~PinSampling();
   PinSampling(const PinSampling&) = delete;
   PinSampling& operator=(const PinSampling&) = delete;

@@ -13,6 +13,7 @@
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/pins/pin_config.hpp"
 #include "mcpud/pins/pin_table.hpp"
+#include "mcpud/pins/sensor_reads.hpp"
 
 namespace boost::asio {
 class io_context;
@@ -42,6 +43,9 @@ class PinService {
   PinTable& table() { return *table_; }
   const PinTable& table() const { return *table_; }
   std::size_t size() const { return table_->pins().size(); }
+  // Reads sensors without stalling the loop; lives across reloads, so a slow
+  // read in flight still answers after one.
+  SensorReads& sensor_reads() { return reads_; }
 
  private:
   void release();
@@ -50,6 +54,7 @@ class PinService {
   boost::asio::io_context& io_;
   ToolRegistry& registry_;
   EventHub& events_;
+  SensorReads reads_;
   std::unique_ptr<PinTable> table_ = std::make_unique<PinTable>();
   std::unique_ptr<PinSampling> sampling_;
   BoardConfig running_;  // what table_ was built from

@@ -25,10 +25,10 @@ struct BoardPin {
   std::unique_ptr<hal::DigitalInput> input;
   std::unique_ptr<hal::PwmOutput> pwm;
   std::unique_ptr<hal::AnalogInput> adc;
-  std::unique_ptr<hal::SensorInput> sensor;
-  std::unique_ptr<PinSampler> sampler;  // null when the pin is not sampled
-  hal::GpioInput* edges = nullptr;      // `input` when it reports edge events
-  std::string device;                   // the bridged device it is on ("uno"); empty for the board's own pins
+  std::shared_ptr<hal::SensorInput> sensor;  // shared with a slow read in flight
+  std::unique_ptr<PinSampler> sampler;       // null when the pin is not sampled
+  hal::GpioInput* edges = nullptr;           // `input` when it reports edge events
+  std::string device;                        // the bridged device it is on ("uno"); empty for the board's own pins
   // A bridged pin's last reading its device reported ({value, volts?} or {duty}); null before any.
   nlohmann::json reading;
 

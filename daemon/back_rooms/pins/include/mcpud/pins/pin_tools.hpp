@@ -12,14 +12,17 @@
 namespace mcpud::pins {
 
 class PinTable;
+class SensorReads;
 
 inline constexpr const char* kPinToolsOwner = "pins";
 
 // Registers the pin tools under owner "pins". The sampling tools are added only
 // when some pin has sampling, as the reference firmware does. `pins` must outlive
 // the registered tools (remove them with registry.remove_owner(kPinToolsOwner)).
-// gpio_write and pwm_write publish PinChanged on `events` when given.
-void register_pin_tools(ToolRegistry& registry, PinTable& pins, EventHub* events = nullptr);
+// sensor_read reads through `reads` (which must outlive the tools too), so a
+// slow sensor answers later without stalling other clients. gpio_write and
+// pwm_write publish PinChanged on `events` when given.
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events = nullptr);
 
 // The MCP/U pin registry entries (list_tools "pins") for the board's pins.
 nlohmann::json describe_pins(const PinTable& pins);

@@ -23,11 +23,12 @@ inline constexpr std::string_view kMcpVersions[] = {"2024-11-05", "2025-03-26", 
 
 // What the MCP dialect needs from the daemon; functions so a reload shows at once.
 struct McpServer {
-  std::function<std::string()> device;                                        // serverInfo.name
-  std::string version;                                                        // serverInfo.version
-  std::function<std::size_t()> page_bytes;                                    // tools/list page budget
-  std::function<nlohmann::json()> list_resources;                             // [{uri, name, description, mimeType}]
-  std::function<Result<nlohmann::json>(std::string_view uri)> read_resource;  // the resource's JSON value
+  std::function<std::string()> device;             // serverInfo.name
+  std::string version;                             // serverInfo.version
+  std::function<std::size_t()> page_bytes;         // tools/list page budget
+  std::function<nlohmann::json()> list_resources;  // [{uri, name, description, mimeType}]
+  // Replies with the resource's JSON value, at once or when it has been read.
+  std::function<void(std::string_view uri, ToolReply reply)> read_resource;
   // A pin, serial session or tool of that URI exists for `caller` (a serial
   // session only for the client that owns it).
   std::function<bool(std::string_view uri, const Caller& caller)> resource_exists;
