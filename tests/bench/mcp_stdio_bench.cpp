@@ -329,10 +329,11 @@ void sequential(Child& child, const Options& options, long count, long& next_id,
     std::sort(m.begin(), m.end());
     double total = 0;
     for (const double us : m) total += us;
-    std::printf("RESULT label=%s line=%s test=sequential requests=%ld rps=%.0f p50_us=%.1f p90_us=%.1f "
-                "p99_us=%.1f max_us=%.1f\n",
-                options.label.c_str(), options.lines[l].name.c_str(), count, total > 0 ? 1e6 * count / total : 0.0,
-                percentile(m, 0.50), percentile(m, 0.90), percentile(m, 0.99), m.empty() ? 0.0 : m.back());
+    std::printf(
+        "RESULT label=%s line=%s test=sequential requests=%ld rps=%.0f p50_us=%.1f p90_us=%.1f "
+        "p99_us=%.1f max_us=%.1f\n",
+        options.label.c_str(), options.lines[l].name.c_str(), count, total > 0 ? 1e6 * count / total : 0.0,
+        percentile(m, 0.50), percentile(m, 0.90), percentile(m, 0.99), m.empty() ? 0.0 : m.back());
   }
 }
 
