@@ -10,7 +10,9 @@
 #   BENCH_ROUNDS  rounds, interleaved ABBA so drift hits both servers alike; medians (default 5)
 #   BENCH_ARGS    extra mcpud-mcp-bench options for every run, e.g. "--requests 50000 --window 16"
 #   BENCH_PIN     split (default): servers on CPU 0, the pipelined client on CPU 1 and the
-#                 sequential client on CPU 0 (as run-bench.sh); off: no pinning
+#                 sequential client on CPU 0 (as run-bench.sh); shared: the clients on CPU 0
+#                 too (no wake-up across CPUs, which costs a VM more than a whole call);
+#                 off: no pinning
 # Needs node >= 18 and npm: the peer's packages are installed (npm ci, pinned by
 # tests/bench/ts-peer/package-lock.json) into BUILD_DIR/tests/bench/ts-peer once.
 set -euo pipefail
@@ -42,6 +44,7 @@ if [[ $placement != off ]] && command -v taskset >/dev/null && (($(nproc) >= 2))
   server_cpu=(taskset -c 0)
   seq_cpu=(taskset -c 0)
   pipe_cpu=(taskset -c 1)
+  [[ $placement == shared ]] && pipe_cpu=(taskset -c 0)
 else
   placement=off
 fi
@@ -83,9 +86,9 @@ median_of() {
     tr ' ' '\n' | awk -F= -v key="$key" '$1 == key { print $2 }' | sort -g |
     awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 verdict() { awk -v r="$1" -v op="$2" -v goal="$3" 'BEGIN {
-  met = (op == ">=") ? r >= goal : r <= goal; print met ? "met" : "not met" }'; }
+  met = (op == ">=") ? (r >= goal) : (r <= goal); print (met ? "met" : "not met") }'; }
 
 mcpud_rps=$(median_of mcpud mcp pipelined rps)
 peer_rps=$(median_of ts-sdk mcp pipelined rps)
