@@ -6,6 +6,7 @@
 #include <exception>
 #include <vector>
 
+#include "plain_request.hpp"
 #include "request_scan.hpp"
 
 namespace mcpud::rpc {
@@ -163,9 +164,12 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
                                                            std::to_string(limits_.max_depth) + " levels")));
     return;
   }
-  json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
   // The parser stops at a NUL as at the end: bytes after it would be ignored silently.
-  if (message.is_discarded() || line.find('\0') != std::string_view::npos) {
+  const bool has_nul = line.find('\0') != std::string_view::npos;
+  // Most lines are one plain request: only its params need the parser.
+  auto plain = has_nul || !scan.repeated.empty() ? std::nullopt : parse_plain_request(line);
+  json message = plain ? std::move(*plain) : json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded() || has_nul) {
     respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     return;
   }
