@@ -8,7 +8,7 @@ ifdef CI
 CMAKE_FLAGS += -DMCPUD_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test lint format bench bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 release-check clean
+.PHONY: all deps configure build run test lint format bench bench-mcp bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 release-check clean
 
 all: build
 
@@ -43,6 +43,10 @@ format:
 
 bench: build
 	./tests/bench/run-bench.sh $(BUILD_DIR)
+
+# MCP tools/call over stdio against the official TypeScript SDK server (tests/bench/ts-peer).
+bench-mcp: build
+	./tests/bench/run-mcp-bench.sh $(BUILD_DIR)
 
 # RPC through a mosquitto broker (fleet mode) next to direct TCP.
 bench-mqtt: build

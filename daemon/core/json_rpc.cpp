@@ -2,9 +2,11 @@
 // JSON-RPC 2.0 request validation, dispatch, batches and response encoding.
 #include "mcpud/core/json_rpc.hpp"
 
+#include <charconv>
 #include <exception>
 #include <vector>
 
+#include "plain_request.hpp"
 #include "request_scan.hpp"
 
 namespace mcpud::rpc {
@@ -85,6 +87,19 @@ std::string dump(const json& value) { return value.dump(-1, ' ', false, json::er
 namespace {
 // Marks the binary value that holds a serialized_result ('J'SON).
 constexpr std::uint64_t kSerializedSubtype = 0x4a;
+
+// Appends a response's id. Integer ids (what clients send) skip the serializer,
+// whose set-up alone (a localeconv() call) costs more than the digits.
+void append_id(std::string& out, const json& id) {
+  if (!id.is_number_integer()) {
+    out += dump(id);
+    return;
+  }
+  char digits[24];
+  const auto end = id.is_number_unsigned() ? std::to_chars(digits, digits + sizeof digits, id.get<std::uint64_t>()).ptr
+                                           : std::to_chars(digits, digits + sizeof digits, id.get<std::int64_t>()).ptr;
+  out.append(digits, end);
+}
 }  // namespace
 
 json serialized_result(std::string_view json_text) {
@@ -104,7 +119,7 @@ json result_value(const json& result) {
 std::string response(const json& id, const ToolResult& result) {
   if (!result) return error_response(id, result.error());
   std::string out = R"({"jsonrpc":"2.0","id":)";
-  out += dump(id);
+  append_id(out, id);
   out += R"(,"result":)";
   if (is_serialized_result(*result)) {
     const auto& bytes = result->get_binary();
@@ -121,7 +136,7 @@ std::string error_response(const json& id, const Error& error) {
   if (!error.name.empty()) body["data"]["code"] = error.name;
   if (!error.uri.empty()) body["data"]["uri"] = error.uri;
   std::string out = R"({"jsonrpc":"2.0","id":)";
-  out += dump(id);
+  append_id(out, id);
   out += R"(,"error":)";
   out += dump(body);
   out += '}';
@@ -149,9 +164,12 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
                                                            std::to_string(limits_.max_depth) + " levels")));
     return;
   }
-  json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
   // The parser stops at a NUL as at the end: bytes after it would be ignored silently.
-  if (message.is_discarded() || line.find('\0') != std::string_view::npos) {
+  const bool has_nul = line.find('\0') != std::string_view::npos;
+  // Most lines are one plain request: only its params need the parser.
+  auto plain = has_nul || !scan.repeated.empty() ? std::nullopt : parse_plain_request(line);
+  json message = plain ? std::move(*plain) : json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded() || has_nul) {
     respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     return;
   }

@@ -224,26 +224,88 @@ Result<json> list_tools_page(const ToolRegistry& registry, const json& params, s
   return result;
 }
 
-ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
-  // Built by assignment: nlohmann initializer lists copy every node once more,
-  // and tools/call is the MCP hot path.
-  json result = json::object();
+namespace {
+
+// Appends `text` as a JSON string. `text` is valid UTF-8 (rpc::dump's output), so
+// only quotes, backslashes and control characters need escaping, written as
+// nlohmann's serializer writes them.
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  std::size_t clean_from = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text, clean_from, i - clean_from);
+    clean_from = i + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {
+        constexpr char kHex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xf];
+      }
+    }
+  }
+  out.append(text, clean_from);
+  out += '"';
+}
+
+// The error outcomes that stay results (rare): built as a value.
+ToolResult error_call_result(const Error& e) {
   json item = json::object();
   item["type"] = "text";
+  item["text"] = e.name.empty() ? e.message : e.name + ": " + e.message;
+  json result = json::object();
+  result["content"] = json::array({std::move(item)});
+  result["isError"] = true;
+  return result;
+}
+
+}  // namespace
+
+ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
   if (!outcome) {
     const int code = outcome.error().code;
     if (code == rpc_code::kMethodNotFound) return outcome;
     if (code == rpc_code::kInvalidParams && !input_errors_as_results) return outcome;
-    const auto& e = outcome.error();
-    item["text"] = e.name.empty() ? e.message : e.name + ": " + e.message;
-  } else {
-    item["text"] = rpc::dump(*outcome);
+    return error_call_result(outcome.error());
   }
-  json& content = result["content"] = json::array();
-  content.push_back(std::move(item));
-  result["isError"] = !outcome;
-  if (outcome && outcome->is_object()) result["structuredContent"] = std::move(*outcome);
-  return result;
+  // tools/call is the MCP hot path: the result is serialized once and that text
+  // spliced in twice, as the text content and as structuredContent. The members
+  // are in the order a json object keeps them (sorted), as before.
+  const std::string value = rpc::dump(*outcome);
+  std::string text;
+  text.reserve(2 * value.size() + 96);
+  text += R"({"content":[{"text":)";
+  append_json_string(text, value);
+  text += R"(,"type":"text"}],"isError":false)";
+  if (outcome->is_object()) {
+    text += R"(,"structuredContent":)";
+    text += value;
+  }
+  text += '}';
+  return rpc::serialized_result(text);
 }
 
 void install_mcp_dialect(rpc::Dispatcher& dispatcher, EventHub& hub, McpServer server) {

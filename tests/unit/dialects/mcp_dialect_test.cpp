@@ -152,6 +152,28 @@ TEST_F(McpDialect, ToolsCall_GivesTextAndStructuredContent) {
                 R"({"content":[{"type":"text","text":"{\"pin\":2}"}],"isError":false,"structuredContent":{"pin":2}})"));
 }
 
+// The reply is written as text, not through a json value: byte for byte what
+// serializing the value would give, escapes included, and structuredContent
+// only for an object.
+TEST_F(McpDialect, ToolsCall_ReplyTextIsExactlyTheSerializedResult) {
+  const json awkward = {{"s", "quote \" backslash \\ newline \n tab \t bell \x07 del \x7f \xc3\xa9"}, {"n", -1.5}};
+  for (const json& value : {awkward, json::array({1, "two"}), json("plain")}) {
+    Tool tool = make_tool("answer");
+    tool.invoke = [value](json, ToolReply reply) { reply(value); };
+    registry.remove_owner("test");
+    ASSERT_TRUE(registry.add(std::move(tool)));
+    std::vector<std::string> lines;
+    engine.handle_line(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"answer"}})", client,
+                       [&](std::string line) { lines.push_back(std::move(line)); });
+    json expected = json::object();
+    expected["content"] = json::array({{{"type", "text"}, {"text", rpc::dump(value)}}});
+    expected["isError"] = false;
+    if (value.is_object()) expected["structuredContent"] = value;
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], R"({"jsonrpc":"2.0","id":7,"result":)" + rpc::dump(expected) + "}");
+  }
+}
+
 TEST_F(McpDialect, ToolsCall_ToolFailureIsAnErrorResult) {
   const auto reply = call("tools/call", {{"name", "gpio_read"}, {"arguments", {{"pin", 99}}}});
   EXPECT_EQ(reply["result"]["isError"], true);

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# MCP tools/call over stdio: mcpud against a minimal server on the official TypeScript SDK
+# (tests/bench/ts-peer) doing the same work, driven by the same client (mcpud-mcp-bench) in
+# the same run, and mcpud's MCP call against its MCP/U call. Prints the figures and one
+# GOAL|what|mcpud|peer or floor|goal|met or not met line per goal. Never fails on the figures.
+#
+# usage: tests/bench/run-mcp-bench.sh BUILD_DIR
+# knobs (environment):
+#   BENCH_ROUNDS  rounds, interleaved ABBA so drift hits both servers alike; medians (default 5)
+#   BENCH_ARGS    extra mcpud-mcp-bench options for every run, e.g. "--requests 50000 --window 16"
+#   BENCH_PIN     split (default): servers on CPU 0, the pipelined client on CPU 1 and the
+#                 sequential client on CPU 0 (as run-bench.sh); shared: the clients on CPU 0
+#                 too (no wake-up across CPUs, which costs a VM more than a whole call);
+#                 off: no pinning
+# Needs node >= 18 and npm: the peer's packages are installed (npm ci, pinned by
+# tests/bench/ts-peer/package-lock.json) into BUILD_DIR/tests/bench/ts-peer once.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build_dir=${1:?usage: run-mcp-bench.sh BUILD_DIR}
+driver=$build_dir/tests/bench/mcpud-mcp-bench
+daemon=$build_dir/daemon/mcpud
+rounds=${BENCH_ROUNDS:-5}
+placement=${BENCH_PIN:-split}
+read -r -a extra <<<"${BENCH_ARGS:-}"
+
+for binary in "$driver" "$daemon"; do
+  if [[ ! -x $binary ]]; then
+    echo "run-mcp-bench: $binary not built (configure with -DMCPUD_BUILD_BENCH=ON)" >&2
+    exit 1
+  fi
+done
+if ! [[ $rounds =~ ^[0-9]+$ ]] || ((rounds < 1 || rounds > 20)); then
+  echo "run-mcp-bench: BENCH_ROUNDS must be 1..20" >&2
+  exit 1
+fi
+
+peer_dir=$(realpath -m "$build_dir/tests/bench/ts-peer")
+NODE_TESTS_SOURCE="$here/ts-peer" "$here/../mcp-client/run-node-tests.sh" setup "$peer_dir" >&2
+
+server_cpu=() seq_cpu=() pipe_cpu=()
+if [[ $placement != off ]] && command -v taskset >/dev/null && (($(nproc) >= 2)); then
+  server_cpu=(taskset -c 0)
+  seq_cpu=(taskset -c 0)
+  pipe_cpu=(taskset -c 1)
+  [[ $placement == shared ]] && pipe_cpu=(taskset -c 0)
+else
+  placement=off
+fi
+
+results=$(mktemp "${TMPDIR:-/tmp}/mcpud-mcp-bench.XXXXXX")
+trap 'rm -f "$results"' EXIT
+
+call='{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{"name":"gpio_write","arguments":{"pin":2,"value":true}}}'
+mcpu_call='{"jsonrpc":"2.0","id":{id},"method":"gpio_write","params":{"pin":2,"value":true}}'
+mcpud_command=("${server_cpu[@]}" "$daemon" --stdio --config "$here/bench.toml" --log-level warn)
+peer_command=("${server_cpu[@]}" node "$peer_dir/server.mjs")
+
+# One server, both tests: pipelined with the client on its own CPU, then sequential.
+measure() {
+  local label=$1
+  shift
+  local lines=(--line "mcp=$call" --expect 'mcp="structuredContent"')
+  [[ $label == mcpud ]] && lines+=(--line "mcpu=$mcpu_call" --expect 'mcpu="result"')
+  "${pipe_cpu[@]}" "$driver" --label "$label" --tests pipelined "${lines[@]}" "${extra[@]}" -- "$@" | tee -a "$results"
+  "${seq_cpu[@]}" "$driver" --label "$label" --tests sequential "${lines[@]}" "${extra[@]}" -- "$@" | tee -a "$results"
+}
+
+echo "== MCP over stdio: mcpud against the TypeScript SDK ($(node --version)), $rounds round(s)," \
+  "placement $placement, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for ((round = 1; round <= rounds; round++)); do
+  if ((round % 2 == 1)); then
+    measure mcpud "${mcpud_command[@]}"
+    measure ts-sdk "${peer_command[@]}"
+  else
+    measure ts-sdk "${peer_command[@]}"
+    measure mcpud "${mcpud_command[@]}"
+  fi
+done
+
+# The median over rounds of KEY in the RESULT lines of LABEL, LINE and TEST.
+median_of() {
+  local label=$1 line=$2 test=$3 key=$4
+  grep "^RESULT label=$label line=$line test=$test " "$results" |
+    tr ' ' '\n' | awk -F= -v key="$key" '$1 == key { print $2 }' | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+verdict() { awk -v r="$1" -v op="$2" -v goal="$3" 'BEGIN {
+  met = (op == ">=") ? (r >= goal) : (r <= goal); print (met ? "met" : "not met") }'; }
+
+mcpud_rps=$(median_of mcpud mcp pipelined rps)
+peer_rps=$(median_of ts-sdk mcp pipelined rps)
+mcp_p50=$(median_of mcpud mcp sequential p50_us)
+mcpu_p50=$(median_of mcpud mcpu sequential p50_us)
+peer_p50=$(median_of ts-sdk mcp sequential p50_us)
+mcp_p99=$(median_of mcpud mcp sequential p99_us)
+mcpu_p99=$(median_of mcpud mcpu sequential p99_us)
+peer_p99=$(median_of ts-sdk mcp sequential p99_us)
+pipe_ratio=$(ratio "$mcpud_rps" "$peer_rps")
+p50_ratio=$(ratio "$mcp_p50" "$mcpu_p50")
+
+echo "== medians of $rounds round(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-44s %12s %12s %12s\n' "" "mcpud MCP" "mcpud MCP/U" "TS SDK"
+printf '%-44s %12.0f %12s %12.0f\n' "tools/call pipelined (calls/s)" "$mcpud_rps" "" "$peer_rps"
+printf '%-44s %12.1f %12.1f %12.1f\n' "tools/call sequential p50 (us)" "$mcp_p50" "$mcpu_p50" "$peer_p50"
+printf '%-44s %12.1f %12.1f %12.1f\n' "tools/call sequential p99 (us)" "$mcp_p99" "$mcpu_p99" "$peer_p99"
+echo "GOAL|MCP tools/call over stdio, pipelined (calls/s; peer: TypeScript SDK)|$mcpud_rps|$peer_rps|>= 10x the SDK (${pipe_ratio}x)|$(verdict "$pipe_ratio" ">=" 10)"
+echo "GOAL|MCP tools/call sequential p50 over stdio (us; floor: MCP/U gpio_write)|$mcp_p50|$mcpu_p50|<= 1.5x MCP/U (${p50_ratio}x)|$(verdict "$p50_ratio" "<=" 1.5)"
