@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
-// Per-pin sampling timers feeding each pin's PinSampler.
+// Sampling timers feeding each pin's PinSampler.
 #include "mcpud/pins/pin_sampling.hpp"
 
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <vector>
 
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
@@ -63,48 +70,89 @@ void publish_pin_events(const BoardPin& pin, std::uint64_t since, EventHub& even
 }
 
 struct PinSampling::Timers {
-  struct PinTimer {
+  struct SampledPin {
     BoardPin* pin;
-    boost::asio::steady_timer timer;
     SamplePush push{};  // live samples for subscribers
+  };
+  // Every pin with the same interval is sampled on one periodic timerfd. The
+  // kernel re-arms it, so a tick costs the loop's wake-up and one read, where an
+  // asio timer re-armed its timerfd twice per tick (8 pins at 1 kHz: 3.2 % of a
+  // core on the benchmark VM, mostly those system calls). Ticks stay on a fixed
+  // grid (no drift); ticks missed while the loop was busy are skipped, not
+  // sampled in a burst.
+  struct IntervalTimer {
+    std::chrono::milliseconds interval;
+    boost::asio::posix::stream_descriptor fd;
+    std::vector<SampledPin> pins;
+    // Where a read puts the count of expirations (8 bytes); larger, so that a
+    // read tells asio the fd is drained and it does not read again to find out.
+    std::array<std::uint64_t, 2> expirations{};
   };
 
   Timers(boost::asio::io_context& io, PinTable& pins, EventHub& events)
       : io(io), pins(pins), events(events), edges(io, pins, events) {}
 
-  void schedule(const std::shared_ptr<PinTimer>& entry) {
-    const auto interval = std::chrono::milliseconds(entry->pin->sampler->options().interval_ms);
-    // Fixed-rate: the next tick is one interval after the previous deadline, so
-    // sample times do not drift; after a stall, resume from now instead of bursting.
-    auto next = entry->timer.expiry() + interval;
-    if (next < std::chrono::steady_clock::now()) next = std::chrono::steady_clock::now() + interval;
-    entry->timer.expires_at(next);
-    // A tick that had already fired when stop() cancelled it still runs, with
-    // success: it must find its timer gone (a reload replaced the pins) rather
-    // than sample a pin freed since. Timers owns the entries, so `this` lives
-    // as long as one does.
-    entry->timer.async_wait([this, weak = std::weak_ptr(entry)](boost::system::error_code ec) {
-      auto alive = weak.lock();
-      if (ec || !alive) return;
-      sample(*alive->pin, &alive->push);
-      schedule(alive);
-    });
+  // The timer of `interval`, created on first use; null (logged) when the
+  // kernel refuses a timerfd.
+  IntervalTimer* timer_for(std::chrono::milliseconds interval) {
+    for (auto& entry : timers) {
+      if (entry->interval == interval) return entry.get();
+    }
+    const int fd = periodic_timerfd(interval);
+    if (fd < 0) {
+      log::error("sampling", "cannot create a ", interval.count(), " ms timer: ", std::strerror(errno),
+                 "; its pins are not sampled");
+      return nullptr;
+    }
+    timers.push_back(std::make_shared<IntervalTimer>(
+        IntervalTimer{interval, boost::asio::posix::stream_descriptor(io, fd), {}, {}}));
+    return timers.back().get();
   }
 
-  void sample(BoardPin& pin, SamplePush* push = nullptr) {
+  static int periodic_timerfd(std::chrono::milliseconds interval) {
+    const int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (fd < 0) return -1;
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(interval).count();
+    const timespec period{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    const itimerspec spec{period, period};
+    if (timerfd_settime(fd, 0, &spec, nullptr) != 0) {
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+      return -1;
+    }
+    return fd;
+  }
+
+  void schedule(const std::shared_ptr<IntervalTimer>& entry) {
+    // A tick that was already due when stop() cancelled it still runs, with
+    // success: it must find its timer gone (a reload replaced the pins) rather
+    // than sample a pin freed since. Timers owns the entries, so `this` lives
+    // as long as one does. A read, not a wait: asio re-registers the fd with
+    // epoll for every wait, and it reads a timerfd without that.
+    entry->fd.async_read_some(boost::asio::buffer(entry->expirations),
+                              [this, weak = std::weak_ptr(entry)](boost::system::error_code ec, std::size_t) {
+                                auto alive = weak.lock();
+                                if (ec || !alive) return;
+                                const auto at = now_ms();
+                                for (auto& sampled : alive->pins) sample(*sampled.pin, at, &sampled.push);
+                                schedule(alive);
+                              });
+  }
+
+  void sample(BoardPin& pin, std::int64_t at, SamplePush* push = nullptr) {
     auto value = read_sample(pin);
     if (!value) return;
     const auto before = pin.sampler->events().last_seq();
-    const auto at = now_ms();
     pin.sampler->add(*value, at);
-    publish_pin_events(pin, before, events);
+    if (pin.sampler->events().last_seq() != before) publish_pin_events(pin, before, events);
     if (push) push->add(pin, *value, at, events);
   }
 
   boost::asio::io_context& io;
   PinTable& pins;
   EventHub& events;
-  std::vector<std::shared_ptr<PinTimer>> timers;
+  std::vector<std::shared_ptr<IntervalTimer>> timers;
   PinEdges edges;  // hardware edge events, read when their fds are readable
 };
 
@@ -117,18 +165,16 @@ void PinSampling::start() {
   timers_->edges.start();
   for (auto& pin : timers_->pins.pins()) {
     if (!pin->sampler || pin->sampler->options().interval_ms == 0) continue;
-    timers_->sample(*pin);
-    auto entry =
-        std::make_shared<Timers::PinTimer>(Timers::PinTimer{pin.get(), boost::asio::steady_timer(timers_->io)});
-    entry->timer.expires_at(std::chrono::steady_clock::now());
-    timers_->schedule(entry);
-    timers_->timers.push_back(std::move(entry));
+    timers_->sample(*pin, now_ms());
+    const auto interval = std::chrono::milliseconds(pin->sampler->options().interval_ms);
+    if (auto* timer = timers_->timer_for(interval)) timer->pins.push_back({pin.get()});
   }
+  for (const auto& entry : timers_->timers) timers_->schedule(entry);
 }
 
 void PinSampling::stop() {
   timers_->edges.stop();
-  for (auto& entry : timers_->timers) entry->timer.cancel();
+  for (auto& entry : timers_->timers) entry->fd.cancel();
   timers_->timers.clear();
 }
 
