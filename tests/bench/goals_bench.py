@@ -11,12 +11,15 @@
              the bytes would take on a real UART.
   startup    spawn to the first reply of a gpio_write: the built-in board, and a
              config with a bridge and both uplinks pointed at local listeners.
+  memory     RSS, PSS and private dirty memory of one idle daemon on
+             tests/bench/bench.toml, the only mcpud of this run (a second one
+             would share its code pages and halve its PSS).
 
 Prints its findings, then one machine-readable line per goal:
   GOAL|<what>|<mcpud figure>|<peer or floor figure>|<goal>|met|not met
 Reports figures; never fails on them (exit 1 only when a run could not be made).
 
-usage: goals_bench.py BUILD_DIR [--only sampling,bridge,startup] [--seconds N]
+usage: goals_bench.py BUILD_DIR [--only memory,sampling,bridge,startup] [--seconds N]
 """
 import argparse
 import json
@@ -346,10 +349,44 @@ def bench_startup(build, workdir, runs):
         goal(f"start-up to first reply, {name}", f"{ms:.1f} ms", "-", "< 50 ms", ms < 50)
 
 
+def memory_kb(pid):
+    figures = {}
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            key, _, value = line.partition(":")
+            if key in ("Rss", "Pss", "Private_Dirty"):
+                figures[key] = int(value.split()[0])
+    return figures
+
+
+def bench_memory(build, workdir, idle_s=2.5):
+    print("== memory: one idle mcpud on tests/bench/bench.toml")
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench.toml")) as f:
+        config = f.read()
+    daemon = Daemon(build, config, workdir)
+    try:
+        daemon.connect()
+        daemon.call("gpio_write", {"pin": 2, "value": True})
+        daemon.sock.close()
+        daemon.sock = None
+        time.sleep(idle_s)
+        figures = memory_kb(daemon.process.pid)
+        with open(f"/proc/{daemon.process.pid}/maps") as maps:
+            libraries = len({line.split()[-1] for line in maps if ".so" in line})
+    finally:
+        daemon.stop()
+    print(f"RSS {figures['Rss']} kB, PSS {figures['Pss']} kB, private dirty {figures['Private_Dirty']} kB, "
+          f"{libraries} shared libraries mapped")
+    goal("idle PSS, bench.toml, alone", f"{figures['Pss']} kB", f"RSS {figures['Rss']} kB", "< 6144 kB",
+         figures["Pss"] < 6144)
+    goal("idle private dirty, bench.toml, alone", f"{figures['Private_Dirty']} kB", "-", "< 2048 kB",
+         figures["Private_Dirty"] < 2048)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("build")
-    parser.add_argument("--only", default="sampling,bridge,startup")
+    parser.add_argument("--only", default="memory,sampling,bridge,startup")
     parser.add_argument("--seconds", type=float, default=10.0, help="sampling measurement (default 10)")
     parser.add_argument("--requests", type=int, default=5000, help="bridged calls per round (default 5000)")
     parser.add_argument("--runs", type=int, default=11, help="start-ups per config (default 11)")
@@ -358,7 +395,8 @@ def main():
         sys.exit(f"goals_bench: {args.build}/daemon/mcpud not built")
     with tempfile.TemporaryDirectory(prefix="mcpud-goals.") as workdir:
         for part in args.only.split(","):
-            {"sampling": lambda: bench_sampling(args.build, workdir, args.seconds),
+            {"memory": lambda: bench_memory(args.build, workdir),
+             "sampling": lambda: bench_sampling(args.build, workdir, args.seconds),
              "bridge": lambda: bench_bridge(args.build, workdir, args.requests),
              "startup": lambda: bench_startup(args.build, workdir, args.runs)}[part]()
 

@@ -282,20 +282,17 @@ own_goals() {
   e=$(median_of RESULT echo pipelined rps) t=$(median_of RESULT "$target" pipelined rps)
   goal_line "MCP/U pipelined over TCP (16 x 64)" "$t req/s" "echo $e req/s" ">= 600000/s" \
     "$(holds "$t" 600000 "a >= b")"
-  local rss pss dirty
-  rss=$(median_of IDLE "$quiet" "" rss_kb) pss=$(median_of IDLE "$quiet" "" pss_kb)
-  dirty=$(median_of IDLE "$quiet" "" private_dirty_kb)
-  e=$(median_of IDLE echo "" pss_kb)
-  goal_line "idle PSS, bench.toml" "$pss kB" "echo $e kB" "< 6144 kB" "$(holds "$pss" 6144 "a < b")"
-  e=$(median_of IDLE echo "" private_dirty_kb)
-  goal_line "idle private dirty, bench.toml" "$dirty kB" "echo $e kB" "< 2048 kB" \
-    "$(holds "$dirty" 2048 "a < b")"
-  e=$(median_of IDLE echo "" rss_kb)
+  # PSS and private dirty memory idle are goals_bench.py's (a daemon alone: here two share pages).
+  local rss
+  rss=$(median_of IDLE "$quiet" "" rss_kb) e=$(median_of IDLE echo "" rss_kb)
   goal_line "idle RSS, bench.toml" "$rss kB" "echo $e kB" "reported" 1
   if ((hold_connections > 0)); then
     rss=$(median_of HOLD "$quiet" "" rss_kb) e=$(median_of HOLD echo "" rss_kb)
     goal_line "RSS with $hold_connections clients, bench.toml" "$rss kB" "echo $e kB" "< 24576 kB" \
       "$(holds "$rss" 24576 "a < b")"
+    goal_line "  private dirty with $hold_connections clients" \
+      "$(median_of HOLD "$quiet" "" private_dirty_kb) kB" "echo $(median_of HOLD echo "" private_dirty_kb) kB" \
+      "reported" 1
   fi
 }
 
