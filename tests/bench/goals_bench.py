@@ -53,7 +53,9 @@ def percentile(values, fraction):
 
 
 def goal(what, figure, floor, budget, met):
-    print(f"GOAL|{what}|{figure}|{floor}|{budget}|{'met' if met else 'not met'}", flush=True)
+    """met: True, False, None for a figure that is reported, not judged, or the outcome in words."""
+    outcome = met if isinstance(met, str) else "reported" if met is None else "met" if met else "not met"
+    print(f"GOAL|{what}|{figure}|{floor}|{budget}|{outcome}", flush=True)
 
 
 class Daemon:
@@ -167,10 +169,10 @@ def bench_sampling(build, workdir, seconds):
          "< 3% over the floor", added < 3.0)
     goal("sampling 8 sim pins at 1 kHz: samples lost", str(lost), f"{taken} taken", "0", lost == 0)
     goal("sampling 8 sim pins at 1 kHz: timestamp jitter p99", f"{jitter_p99} ms", f"max {jitter_max} ms", "reported",
-         True)
-    if os.path.isdir("/sys/kernel/config/gpio-sim"):
-        print("gpio-sim is available but not driven by this benchmark")
-    goal("sampling 8 gpio-sim lines at 1 kHz", "n/a", "no gpio-sim", "< 3%", False)
+         None)
+    # gpio-sim lines need the gpio-sim kernel module and configfs, which only root can set up;
+    # tests/kernel drives real kernel drivers in a VM, not this benchmark.
+    goal("sampling 8 gpio-sim lines at 1 kHz", "n/a", "-", "< 3%", "not measured (needs root-only gpio-sim)")
 
 
 class ScriptedMcu(threading.Thread):
