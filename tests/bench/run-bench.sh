@@ -24,6 +24,10 @@
 #                 which would hide the server's own per-request cost inside the floor.
 #   BENCH_SELF_CHECK=1  measures a second echo server (label echo2) where mcpud would be: the
 #                 ratios should then sit near 1.00x, which shows the noise of the tool itself
+#   BENCH_GOALS   1 (default): once the servers above are stopped, runs goals_bench.py (sampling,
+#                 bridged call, start-up) and run-mcp-bench.sh (MCP against the TypeScript SDK) when
+#                 it is there, and ends with one table of every goal of docs/PERFORMANCE.md from the
+#                 GOAL|what|figure|peer or floor|goal|met lines they and this script print; 0 skips them
 set -euo pipefail
 
 build_dir=${1:?usage: run-bench.sh BUILD_DIR}
@@ -47,7 +51,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcpud-bench.XXXXXX")
 server_pids=()
 
-cleanup() {
+cleanup_servers() {
   local pid
   for pid in "${server_pids[@]}"; do
     kill "$pid" 2>/dev/null || true
@@ -55,6 +59,11 @@ cleanup() {
   for pid in "${server_pids[@]}"; do
     wait "$pid" 2>/dev/null || true
   done
+  server_pids=()
+}
+
+cleanup() {
+  cleanup_servers
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -125,6 +134,15 @@ memory_kb() {
   awk -v key="$2:" '$1 == key { print $2 }' /proc/"$1"/status
 }
 
+# "rss_kb=.. pss_kb=.. private_dirty_kb=..": resident, proportional (shared pages divided among
+# their users) and private dirty memory (what the process itself wrote: heap, stacks, data).
+memory_fields() {
+  local pid=$1
+  echo "rss_kb=$(memory_kb "$pid" VmRSS)" "$(awk '$1 == "Pss:" { p = $2 } $1 == "Private_Dirty:" { d = $2 }
+      END { printf "pss_kb=%s private_dirty_kb=%s", p == "" ? "n/a" : p, d == "" ? "n/a" : d }' \
+    /proc/"$pid"/smaps_rollup 2>/dev/null)"
+}
+
 # Median of KEY over the lines of the results file that start with KIND and LABEL (and TEST
 # for RESULT lines); "n/a" when there are none.
 median_of() {
@@ -174,7 +192,7 @@ measure_idle() {
   sleep "$idle_seconds"
   after=$(context_switches "$pid")
   echo "IDLE label=$name wakeups=$((after - before)) seconds=$idle_seconds" \
-    "rss_kb=$(memory_kb "$pid" VmRSS)" | tee -a "$work/results"
+    "$(memory_fields "$pid")" | tee -a "$work/results"
 }
 
 # Says so, with the server's last log lines, when a server has gone away mid-run.
@@ -211,10 +229,10 @@ measure_hold() {
   : >"$out" # exists before the first look below
   "${pipe_cpu[@]}" "$loadgen" --port "$port" --label "$name" --tests hold \
     --hold-connections "$hold_connections" --hold-seconds 3 "$@" >"$out" 2>&1 &
-  local client=$! try rss=n/a
+  local client=$! try memory="rss_kb=n/a"
   for ((try = 0; try < 300; try++)); do
     if grep -q "^RESULT label=$name test=hold" "$out"; then
-      rss=$(memory_kb "$pid" VmRSS)
+      memory=$(memory_fields "$pid")
       break
     fi
     kill -0 "$client" 2>/dev/null || break
@@ -222,7 +240,7 @@ measure_hold() {
   done
   wait "$client" || true
   cat "$out"
-  echo "HOLD label=$name connections=$hold_connections rss_kb=$rss" | tee -a "$work/results"
+  echo "HOLD label=$name connections=$hold_connections $memory" | tee -a "$work/results"
 }
 
 print_row() {
@@ -236,6 +254,74 @@ compare_row() {
   t=$(median_of "$kind" "$label" "$test" "$key")
   ((with_ratio)) && r=$(ratio "$t" "$e")
   print_row "$title" "$e" "$t" "$r" "$budget"
+}
+
+# One goal of docs/PERFORMANCE.md: GOAL|what|figure|peer or floor|goal|met, not met or reported
+# (MET is 1, 0 or -), kept for the goals table at the end.
+goal_line() {
+  local what=$1 figure=$2 floor=$3 budget=$4 met=$5 outcome="not met"
+  [[ $met == 1 ]] && outcome=met
+  [[ $met == - ]] && outcome=reported
+  echo "GOAL|$what|$figure|$floor|$budget|$outcome" | tee -a "$work/goals"
+}
+
+# Whether awk's CONDITION holds for a and b (numbers); 0 when either is n/a.
+holds() {
+  awk -v a="$1" -v b="$2" "BEGIN { print (a + 0 == a && b + 0 == b && ($3)) ? 1 : 0 }"
+}
+
+# This script's own goals, from the medians of the results.
+own_goals() {
+  ((have_target)) || return 0
+  local e t
+  e=$(median_of RESULT echo sequential p50_us) t=$(median_of RESULT "$target" sequential p50_us)
+  goal_line "MCP/U sequential p50 over TCP" "$t us ($(ratio "$t" "$e"))" "echo $e us" "<= 1.15x echo" \
+    "$(holds "$t" "$e" "a <= 1.15 * b")"
+  e=$(median_of RESULT echo sequential p99_us) t=$(median_of RESULT "$target" sequential p99_us)
+  goal_line "MCP/U sequential p99 over TCP" "$t us ($(ratio "$t" "$e"))" "echo $e us" "<= 1.3x echo" \
+    "$(holds "$t" "$e" "a <= 1.3 * b")"
+  e=$(median_of RESULT echo pipelined rps) t=$(median_of RESULT "$target" pipelined rps)
+  goal_line "MCP/U pipelined over TCP (16 x 64)" "$t req/s" "echo $e req/s" ">= 600000/s" \
+    "$(holds "$t" 600000 "a >= b")"
+  # PSS and private dirty memory idle are goals_bench.py's (a daemon alone: here two share pages).
+  local rss
+  rss=$(median_of IDLE "$quiet" "" rss_kb) e=$(median_of IDLE echo "" rss_kb)
+  goal_line "idle RSS, bench.toml" "$rss kB" "echo $e kB" "" -
+  if ((hold_connections > 0)); then
+    rss=$(median_of HOLD "$quiet" "" rss_kb) e=$(median_of HOLD echo "" rss_kb)
+    goal_line "RSS with $hold_connections clients, bench.toml" "$rss kB" "echo $e kB" "< 24576 kB" \
+      "$(holds "$rss" 24576 "a < b")"
+    goal_line "  private dirty with $hold_connections clients" \
+      "$(median_of HOLD "$quiet" "" private_dirty_kb) kB" "echo $(median_of HOLD echo "" private_dirty_kb) kB" \
+      "" -
+  fi
+}
+
+# The GOAL lines of another benchmark script, when it exists (run-mcp-bench.sh: MCP over stdio
+# against the TypeScript SDK; goals_bench.py: sampling, bridge, start-up).
+collect_goals() {
+  local script=$1 name
+  shift
+  name=$(basename "$script")
+  if [[ ! -x $script ]]; then
+    echo "run-bench: $name not present; its goals are left out of the table" >&2
+    return 0
+  fi
+  echo "== $name"
+  if ! "$script" "$@" | tee "$work/$name.out"; then
+    echo "run-bench: $name failed; its goals so far are kept" >&2
+  fi
+  grep '^GOAL|' "$work/$name.out" >>"$work/goals" || true
+}
+
+# Every goal collected, one row each.
+print_goals() {
+  [[ -s $work/goals ]] || return 0
+  echo
+  echo "== goals of docs/PERFORMANCE.md, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  awk -F'|' '{ printf "%-50s %-24s %-28s %-20s %s\n", $2, $3, $4, $5, $6 }
+    BEGIN { printf "%-50s %-24s %-28s %-20s %s\n", "goal", "mcpud", "peer or floor", "budget", "" }' \
+    "$work/goals"
 }
 
 print_table() {
@@ -284,7 +370,7 @@ if [[ ${BENCH_SELF_CHECK:-0} == 1 ]]; then
   quiet=echo2 quiet_pid=$started_pid quiet_port=$started_port
 elif [[ -x $daemon ]]; then
   start_server mcpud-bench "$daemon" --config "$(dirname "$0")/bench.toml" \
-    --listen 127.0.0.1:@PORT@
+    --listen 127.0.0.1:@PORT@ --dbus none --unix ""
   quiet=mcpud-bench quiet_pid=$started_pid quiet_port=$started_port
   start_server mcpud "$daemon" --listen 127.0.0.1:@PORT@
   # The daemon must answer gpio_write with a result; fast error replies would flatter it, and
@@ -327,3 +413,14 @@ measure_hold echo "$echo_port" "$echo_pid"
 ((have_target)) && measure_hold "$quiet" "$quiet_port" "$quiet_pid" "${target_args[@]}"
 
 print_table
+: >"$work/goals"
+own_goals
+# BENCH_GOALS=0 leaves out the other scripts (they take a few minutes).
+if [[ ${BENCH_GOALS:-1} == 1 && ${BENCH_SELF_CHECK:-0} != 1 ]]; then
+  # Stop the servers first: the other benchmarks want the CPUs to themselves.
+  cleanup_servers
+  bench_dir=$(dirname "$0")
+  collect_goals "$bench_dir/goals_bench.py" "$build_dir"
+  collect_goals "$bench_dir/run-mcp-bench.sh" "$build_dir"
+fi
+print_goals

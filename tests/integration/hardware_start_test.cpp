@@ -2,6 +2,9 @@
 // mcpud on a real board kind where the hardware is missing: start-up fails with
 // the key's pin and what exists instead, never a crash. (The build machine has no
 // GPIO chips and no IIO devices; tests/kernel proves the working paths.)
+#include <fstream>
+#include <iterator>
+
 #include "support/fixtures.hpp"
 
 namespace mcpud::it {
@@ -38,6 +41,19 @@ type = "adc_input"
 iio = { device = "ads1015", channel = "voltage0" }
 )");
   EXPECT_TRUE(contains(log, "pin 100 (light), IIO ads1015/voltage0: "));
+}
+
+// libiio (and the avahi, libdbus, libusb, libxml2 and libicu it pulls in) is
+// loaded by the first IIO ADC pin, not mapped into every daemon: the
+// MissingIioDeviceIsNamed error above comes from it once loaded.
+TEST(HardwareStart, LibiioIsNotMappedWithoutIioPins) {
+  DaemonProcess daemon;
+  ASSERT_GT(daemon.start_tcp({}), 0);
+  std::ifstream maps("/proc/" + std::to_string(daemon.pid()) + "/maps");
+  ASSERT_TRUE(maps.is_open());
+  const std::string mapped{std::istreambuf_iterator<char>(maps), {}};
+  EXPECT_FALSE(contains(mapped, "libiio")) << mapped;
+  EXPECT_TRUE(contains(mapped, "libc.so")) << "the maps were not read";
 }
 
 TEST(HardwareStart, CheckConfigLooksLinesUpWithoutRequestingThem) {

@@ -48,7 +48,8 @@ sh -n "$postinst" || fail "postinst has a syntax error"
 # Control fields: built for the machine's architecture, with its real dependencies.
 [ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || fail "unexpected Architecture"
 depends=$(dpkg-deb -f "$deb" Depends)
-for dep in procps libc6 libtomlplusplus3 systemd-sysusers; do
+# libiio0 is named by hand: mcpud loads it on first use, so shlibs cannot see it.
+for dep in procps libc6 libtomlplusplus3 systemd-sysusers libiio0; do
   grep -q "$dep" <<<"$depends" || fail "Depends lacks $dep: $depends"
 done
 

@@ -188,7 +188,10 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   std::string peer_;
   std::string transport_;
   ClosedHandler on_closed_;
-  std::array<char, 16 * 1024> read_buffer_{};
+  // Not zeroed: only the bytes a read put there are ever looked at, so an idle
+  // session holds just the pages its reads touched (a small request: one page),
+  // not 16 KiB (1000 idle clients: about 12 MB less resident).
+  std::array<char, 16 * 1024> read_buffer_;
   io::OutgoingBytes outgoing_;  // replies and notifications not yet written
   std::string address_;         // network clients only
   std::optional<boost::asio::steady_timer> idle_timer_;

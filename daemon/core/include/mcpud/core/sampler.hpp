@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -55,20 +54,27 @@ class SequencedRing {
 
   explicit SequencedRing(std::size_t capacity) : capacity_(capacity) {}
 
+  // Once full, overwrites the oldest entry in place: no allocation per item
+  // (a pin sampled at 1 kHz pushes a thousand a second).
   void push(T item) {
     if (capacity_ == 0) return;
-    if (entries_.size() == capacity_) entries_.pop_front();
-    entries_.push_back({++last_seq_, std::move(item)});
+    if (entries_.size() < capacity_) {
+      if (entries_.empty()) entries_.reserve(capacity_);
+      entries_.push_back({++last_seq_, std::move(item)});
+      return;
+    }
+    entries_[oldest_] = {++last_seq_, std::move(item)};
+    oldest_ = oldest_ + 1 == capacity_ ? 0 : oldest_ + 1;
   }
 
   // Entries with seq > since (all when since is 0), oldest first, at most `limit`.
   Slice read(std::uint64_t since, std::size_t limit) const {
     Slice slice;
-    const std::uint64_t first = entries_.empty() ? last_seq_ + 1 : entries_.front().seq;
+    const std::uint64_t first = entries_.empty() ? last_seq_ + 1 : at(0).seq;
     if (since < first - 1) slice.lost = first - 1 - since;  // first >= 1: no overflow
     const std::size_t skip = since >= first ? static_cast<std::size_t>(since - first + 1) : 0;
     for (std::size_t i = skip; i < entries_.size() && slice.entries.size() < limit; ++i) {
-      slice.entries.push_back(&entries_[i]);
+      slice.entries.push_back(&at(i));
     }
     return slice;
   }
@@ -78,8 +84,15 @@ class SequencedRing {
   std::size_t capacity() const { return capacity_; }
 
  private:
+  // The i-th oldest entry.
+  const Entry& at(std::size_t i) const {
+    const std::size_t slot = oldest_ + i;
+    return entries_[slot < entries_.size() ? slot : slot - entries_.size()];
+  }
+
   std::size_t capacity_;
-  std::deque<Entry> entries_;
+  std::vector<Entry> entries_;  // a ring once full; oldest_ is where it starts
+  std::size_t oldest_ = 0;
   std::uint64_t last_seq_ = 0;
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Samples every input pin that has sampling configured, on its own interval,
-// from the event loop (one timer per pin; a slow sensor's value comes from
+// from the event loop (one timer per interval; a slow sensor's value comes from
 // SensorReads' worker), and publishes the events samples cause.
 #pragma once
 
