@@ -1,11 +1,12 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: MIT
 # /init of the test guest: creates a gpio-sim chip labelled like a Raspberry Pi 4
-# header (lines GPIO17, GPIO27), an iio_dummy ADC and a USB serial gadget on
+# header (lines GPIO17, GPIO22, GPIO27), an iio_dummy ADC and a USB serial gadget on
 # dummy_hcd, starts mcpud on them and runs the checks; then mcpud again on
 # i2c-stub's bus, with sensor_input pins on lm75 (hwmon, bound to a stub chip)
 # and iio_dummy's acceleration channel. Prints KCHECK lines and
-# the marker KTEST DONE on the console.
+# the marker KTEST DONE on the console. mcpud.gpio=v1|v2 on the kernel command
+# line names the libgpiod API mcpud must drive the lines with.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/sbin
 mkdir -p /proc /sys /dev /cfg /tmp /run
@@ -33,7 +34,7 @@ G=/cfg/gpio-sim/header
 mkdir $G $G/bank0
 echo 32 > $G/bank0/num_lines
 echo pinctrl-bcm2711 > $G/bank0/label
-for n in 17 27; do mkdir $G/bank0/line$n; echo GPIO$n > $G/bank0/line$n/name; done
+for n in 17 22 27; do mkdir $G/bank0/line$n; echo GPIO$n > $G/bank0/line$n/name; done
 echo 1 > $G/live || { result FAIL gpio_sim_live; finish; }
 CHIP_DIR=$(ls -d /sys/devices/platform/gpio-sim.*/gpiochip* | head -n1)
 [ -d "$CHIP_DIR" ] && result PASS gpio_sim_created || { result FAIL gpio_sim_created; finish; }
@@ -74,6 +75,14 @@ active_low = true
 events = "both"
 
 [[pins]]
+name = "debounced"
+pin = 22
+type = "digital_input"
+bias = "pull-down"
+events = "both"
+debounce_ms = 300
+
+[[pins]]
 name = "light"
 pin = 100
 type = "adc_input"
@@ -85,7 +94,7 @@ TOML
 sed 's/^pin = 27$/pin = 26/' /tmp/mcpud.toml > /tmp/bad.toml
 if /usr/sbin/mcpud --config /tmp/bad.toml > /tmp/bad.log 2>&1; then
   result FAIL bad_line_refused "mcpud started with line GPIO26, which does not exist"
-elif grep -q "no line named 'GPIO26' on chip gpiochip0 \[pinctrl-bcm2711\]; its lines: GPIO17, GPIO27" /tmp/bad.log; then
+elif grep -q "no line named 'GPIO26' on chip gpiochip0 \[pinctrl-bcm2711\]; its lines: GPIO17, GPIO22, GPIO27" /tmp/bad.log; then
   result PASS bad_line_refused
 else
   result FAIL bad_line_refused "$(cat /tmp/bad.log)"
@@ -97,6 +106,19 @@ port() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' /tmp/mcpud.lo
 n=400; while [ -z "$(port)" ] && kill -0 $MCPUD 2>/dev/null && [ $n -gt 0 ]; do usleep 50000; n=$((n - 1)); done
 PORT=$(port)
 [ -n "$PORT" ] && result PASS mcpud_started || { result FAIL mcpud_started "no listening line"; finish; }
+
+# Which libgpiod mcpud drove the lines with (its log), against what the test expects.
+EXPECTED_GPIO=$(sed -n 's/.*mcpud\.gpio=\(v[12]\).*/\1/p' /proc/cmdline)
+GPIO_API=$(sed -n 's/.*button: requesting .* through libgpiod \(v[12]\).*/\1/p' /tmp/mcpud.log | head -n1)
+if [ -n "$GPIO_API" ] && [ "$GPIO_API" = "$EXPECTED_GPIO" ]; then
+  result PASS "gpio_backend_libgpiod_$GPIO_API"
+else
+  result FAIL gpio_backend "mcpud drove the lines with libgpiod '$GPIO_API', the test expects '$EXPECTED_GPIO'"
+fi
+# The initramfs holds only the libraries mcpud and the client need: v1 is libgpiod.so.2, v2 libgpiod.so.3.
+SONAME=libgpiod.so.$([ "$EXPECTED_GPIO" = v2 ] && echo 3 || echo 2)
+ls /lib/*/$SONAME /usr/lib/*/$SONAME 2>/dev/null | grep -q . && result PASS "mcpud_links_$SONAME" \
+  || result FAIL "mcpud_links_$SONAME" "not in the initramfs: $(ls /lib/*/libgpiod* /usr/lib/*/libgpiod* 2>/dev/null)"
 
 # --check-config only looks the lines up, so it works while mcpud holds them.
 /usr/sbin/mcpud --check-config /tmp/mcpud.toml > /dev/null 2> /tmp/check.log \
@@ -113,10 +135,10 @@ wait_for 10 -c /dev/ttyACM0 && result PASS gadget_rebound || result FAIL gadget_
 # SIGHUP releases the held lines and requests them again (checked by what follows).
 kill -HUP $MCPUD
 n=200; while ! grep -q "reloaded:" /tmp/mcpud.log && [ $n -gt 0 ]; do usleep 50000; n=$((n - 1)); done
-grep -q "reloaded: 3 pins" /tmp/mcpud.log && result PASS sighup_reload || result FAIL sighup_reload "$(grep -i 'reload\|error' /tmp/mcpud.log)"
+grep -q "reloaded: 4 pins" /tmp/mcpud.log && result PASS sighup_reload || result FAIL sighup_reload "$(grep -i 'reload\|error' /tmp/mcpud.log)"
 
 # GPIO, edges, ADC over TCP; ends with SIGTERM and the safe-value check.
-/usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR" /cfg/iio/devices/dummy/adc0
+/usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR" /cfg/iio/devices/dummy/adc0 "$EXPECTED_GPIO"
 
 # I2C: i2c-stub's chips at 0x20, 0x48 and 0x50 on a real /dev/i2c-N, with SMBus
 # block transfers on (functionality); lm75 owns 0x48 (bound through new_device

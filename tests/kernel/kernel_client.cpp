@@ -4,11 +4,12 @@
 // sets the i2c-stub register lm75 reads,
 // and prints one "KCHECK PASS name" or "KCHECK FAIL name: why" line per check.
 //
-//   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR IIO_CONFIGFS_DIR
+//   kernel-client hw PID PORT SIM_GPIOCHIP_DIR IIO_DEVICE_DIR IIO_CONFIGFS_DIR GPIO_API   (v1 or v2)
 //   kernel-client tty TTY SIM_GPIOCHIP_DIR
 //   kernel-client i2c PORT BUS   (i2c-stub chips at 0x20 and 0x50, lm75 bound at 0x48)
 //   kernel-client sensors PORT BUS IIO_DEVICE_DIR HWMON_DIR   (after i2c, on the same mcpud)
 #include <fcntl.h>
+#include <linux/gpio.h>
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
 #include <netinet/in.h>
@@ -190,6 +191,53 @@ void check_input_and_edges(Peer& peer, const std::string& chip_dir) {
   check("edge_event_falling", falling, events.dump());
 }
 
+// The debounce period the kernel applies to line OFFSET of the chip (its line
+// info, as gpioinfo shows it): 0 when it has none, -1 when the chip cannot be asked.
+long kernel_debounce_us(const std::string& chip_dir, unsigned offset) {
+  const auto chip = "/dev/" + chip_dir.substr(chip_dir.rfind('/') + 1);
+  const int fd = ::open(chip.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  gpio_v2_line_info info{};
+  info.offset = offset;
+  const int status = ::ioctl(fd, GPIO_V2_GET_LINEINFO_IOCTL, &info);
+  ::close(fd);
+  if (status < 0) return -1;
+  for (unsigned i = 0; i < info.num_attrs; ++i) {
+    if (info.attrs[i].id == GPIO_V2_LINE_ATTR_ID_DEBOUNCE) return info.attrs[i].debounce_period_us;
+  }
+  return 0;
+}
+
+// Line 22 (debounce_ms = 300): a burst of three pull changes reaches
+// get_pin_events as one rising edge, a change well after it as a falling edge.
+// Who debounces differs and is checked: with libgpiod v2 the kernel (the line
+// carries the period), with v1 mcpud itself (the kernel's line has none).
+void check_debounce(Peer& peer, const std::string& chip_dir, const std::string& gpio_api) {
+  const auto pull = sim_line(chip_dir, 22, "pull");
+  const auto events = [&] {
+    return peer.result("get_pin_events", {{"pin", 22}, {"since", 0}}).value("events", json::array());
+  };
+  const auto before = events().size();
+  for (const char* level : {"pull-up", "pull-down", "pull-up"}) write_file(pull, level);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // four debounce periods
+  auto seen = events();
+  check("debounce_burst_is_one_rising_edge", seen.size() == before + 1 && seen.back().value("type", "") == "rising",
+        seen.dump());
+  write_file(pull, "pull-down");
+  const bool falling = eventually([&] {
+    seen = events();
+    return seen.size() == before + 2 && seen.back().value("type", "") == "falling";
+  });
+  check("debounce_later_edge_kept", falling, seen.dump());
+  const long period = kernel_debounce_us(chip_dir, 22);
+  if (gpio_api == "v2")
+    check("debounce_by_kernel_v2", period == 300000,
+          "the kernel's debounce period of line 22 is " + std::to_string(period) + " us, not 300000");
+  else
+    check("debounce_by_mcpud_v1", period == 0,
+          "libgpiod v1 cannot ask the kernel to debounce, yet line 22 has " + std::to_string(period) + " us");
+}
+
 void check_adc(Peer& peer, const std::string& iio_dir) {
   const double raw = std::stod(read_file(iio_dir + "/in_voltage0_raw"));
   const double offset = std::stod(read_file(iio_dir + "/in_voltage0_offset"));
@@ -208,22 +256,22 @@ void check_adc(Peer& peer, const std::string& iio_dir) {
   check("adc_sampled", sampled, summary.dump());
 }
 
-// Finds mcpud's fd for its requested output line (there is one: led), so its level can be read after exit.
-int borrow_line_fd(int pid) {
+// Duplicates mcpud's line request fds (v1 line handles, v2 line requests; not
+// v1 event fds, which hold inputs), so led's level can be read after exit.
+std::vector<int> borrow_line_fds(int pid) {
+  std::vector<int> borrowed;
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0) return -1;
+  if (pidfd < 0) return borrowed;
   const std::string dir = "/proc/" + std::to_string(pid) + "/fd";
-  int borrowed = -1;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (const dirent* entry = ::readdir(d)) {
       char target[256] = {};
       const std::string link = dir + "/" + entry->d_name;
       if (::readlink(link.c_str(), target, sizeof target - 1) <= 0) continue;
       const std::string t = target;
-      // v1 outputs are line handles; the button (with events) is a gpio-event.
-      if (t == "anon_inode:gpio-linehandle") {
-        borrowed = static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd, std::atoi(entry->d_name), 0));
-        break;
+      if (t == "anon_inode:gpio-linehandle" || t == "anon_inode:gpio-line") {
+        const int fd = static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd, std::atoi(entry->d_name), 0));
+        if (fd >= 0) borrowed.push_back(fd);
       }
     }
     ::closedir(d);
@@ -236,14 +284,14 @@ int borrow_line_fd(int pid) {
 // released line to its pull, so the line is kept requested through a borrowed fd.
 void check_safe_value(Peer& peer, int pid, const std::string& chip_dir) {
   peer.result("gpio_write", {{"pin", 17}, {"value", false}});
-  const int line_fd = borrow_line_fd(pid);
-  check("borrow_output_line_fd", line_fd >= 0, "no gpio line fd found in /proc/" + std::to_string(pid) + "/fd");
+  const auto line_fds = borrow_line_fds(pid);
+  check("borrow_output_line_fd", !line_fds.empty(), "no gpio line fd found in /proc/" + std::to_string(pid) + "/fd");
   ::kill(pid, SIGTERM);
   const bool exited = eventually([&] { return ::kill(pid, 0) != 0; }, 20);
   check("sigterm_exits", exited, "mcpud still running 20 s after SIGTERM");
   const auto value = read_file(sim_line(chip_dir, 17, "value"));
   check("safe_value_driven_on_sigterm", value == "1", "led is " + value + " after exit, safe_value is true");
-  if (line_fd >= 0) ::close(line_fd);
+  for (const int fd : line_fds) ::close(fd);
 }
 
 // The ADC device is removed under mcpud: adc_read fails cleanly, mcpud serves on.
@@ -256,7 +304,7 @@ void check_adc_removed(Peer& peer, const std::string& iio_configfs_dir) {
 }
 
 int run_hw(int pid, int port, const std::string& chip_dir, const std::string& iio_dir,
-           const std::string& iio_configfs_dir) {
+           const std::string& iio_configfs_dir, const std::string& gpio_api) {
   Peer peer(connect_tcp(port));
   check("tcp_connect", peer.ok(), "cannot connect to 127.0.0.1:" + std::to_string(port));
   if (!peer.ok()) return 1;
@@ -270,6 +318,7 @@ int run_hw(int pid, int port, const std::string& chip_dir, const std::string& ii
       button.contains("capabilities") && button["capabilities"].value("events", false) && !button.contains("sampling"),
       button.dump());
   check_input_and_edges(peer, chip_dir);
+  check_debounce(peer, chip_dir, gpio_api);
   check_adc(peer, iio_dir);
   check_adc_removed(peer, iio_configfs_dir);
   check_safe_value(peer, pid, chip_dir);
@@ -448,14 +497,15 @@ int run_sensors(int port, int bus, const std::string& iio_dir, const std::string
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() == 6 && args[0] == "hw")
-    return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5]);
+  if (args.size() == 7 && args[0] == "hw")
+    return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5], args[6]);
   if (args.size() == 4 && args[0] == "tty") return run_tty(args[1], args[2], args[3]);
   if (args.size() == 3 && args[0] == "i2c") return run_i2c(std::stoi(args[1]), std::stoi(args[2]));
   if (args.size() == 5 && args[0] == "sensors")
     return run_sensors(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4]);
-  std::fprintf(stderr,
-               "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR | tty TTY SIM_CHIP_DIR TAG | "
-               "i2c PORT BUS | sensors PORT BUS IIO_DIR HWMON_DIR\n");
+  std::fprintf(
+      stderr,
+      "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR GPIO_API | tty TTY SIM_CHIP_DIR TAG | "
+      "i2c PORT BUS | sensors PORT BUS IIO_DIR HWMON_DIR\n");
   return 2;
 }

@@ -60,14 +60,15 @@ build_targets() {
     exit 1
   }
 }
-targets=(mcpud)
+# kernel-client: kernel_qemu_v2 boots it with this mcpud (tests/kernel).
+targets=(mcpud kernel-client)
 binaries=()
 for layer in "${unit[@]}"; do
   targets+=("${layer}_tests")
   binaries+=("$build/tests/${layer}_tests")
 done
 build_targets "${targets[@]}"
-step "mcpud and the unit tests built (-j $jobs)"
+step "mcpud, kernel-client and the unit tests built (-j $jobs)"
 
 status=0
 echo "platform: unit tests on trixie"

@@ -2,6 +2,7 @@
 // Requests each configured pin's GPIO line, IIO channel, PWM channel or sensor.
 #include "linux_pins.hpp"
 
+#include "mcpud/core/log.hpp"
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pwm_sysfs.hpp"
 #include "mcpud/pins/pin_table.hpp"
@@ -25,6 +26,8 @@ Result<void> LinuxPinFactory::attach_gpio(BoardPin& pin) {
   auto line = hal::resolve_line(c.line);
   if (!line) return std::unexpected(open_failure(pin, "GPIO " + c.line.describe(), line.error()));
   const std::string where = "GPIO " + line->chip.name + " line " + std::to_string(line->offset);
+  // Names the libgpiod API: the kernel test proves which backend drove the lines.
+  log::debug("pins", pin.name(), ": requesting ", where, " through ", hal::gpio_backend_name());
   if (c.type == hal::PinType::DigitalOutput) {
     auto output = hal::request_output(*line, c.gpio_output, consumer_);
     if (!output) return std::unexpected(open_failure(pin, where, output.error()));
