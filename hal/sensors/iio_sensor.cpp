@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 // IIO channels of every kind read from sysfs, in SI units.
-#include <cctype>
-
 #include "mcpud/hal/sensor.hpp"
 #include "sensors/quantities.hpp"
 #include "sensors/sysfs_text.hpp"
@@ -15,11 +13,7 @@ fs::path iio_dir(const SysfsRoot& root) { return fs::path(root.path) / "bus/iio/
 
 // "voltage0" -> "voltage", "accel_x" -> "accel", "temp" -> "temp": the part
 // shared attributes (in_voltage_scale) are named by.
-std::string channel_type(const std::string& channel) {
-  std::size_t end = 0;
-  while (end < channel.size() && std::isalpha(static_cast<unsigned char>(channel[end]))) ++end;
-  return channel.substr(0, end);
-}
+std::string channel_type(const std::string& channel) { return leading_letters(channel); }
 
 bool is_device_dir(const std::string& entry) { return entry.starts_with("iio:device"); }
 
@@ -72,30 +66,20 @@ HalResult<fs::path> find_device(const SysfsRoot& root, const std::string& device
 class IioSensor final : public RelocatingSensor {
  public:
   IioSensor(SysfsRoot root, std::string device, std::string channel, fs::path dir)
-      : RelocatingSensor(iio_scale(channel_type(channel)).quantity, std::move(dir)),
-        root_(std::move(root)),
-        device_(std::move(device)),
+      : RelocatingSensor(iio_scale(channel_type(channel)).quantity, std::move(root), std::move(device), std::move(dir)),
         channel_(std::move(channel)),
         type_(channel_type(channel_)),
         to_si_(iio_scale(type_).to_si) {}
 
  private:
   HalResult<fs::path> locate() const override {
-    auto dir = find_device(root_, device_);
-    if (!dir)
-      return std::unexpected(
-          HalError{dir.error().kind, "IIO device '" + device_ + "' is gone: " + dir.error().message});
-    return dir;
+    return found_again(find_device(root(), key()), "IIO device '" + key() + "'");
   }
 
   HalResult<double> read_in(const fs::path& dir) const override {
     const auto prefix = "in_" + channel_;
     std::error_code ec;
-    if (fs::exists(dir / (prefix + "_input"), ec)) {
-      auto value = read_sysfs_number(dir / (prefix + "_input"));
-      if (!value) return value;
-      return *value * to_si_;
-    }
+    if (fs::exists(dir / (prefix + "_input"), ec)) return read_sysfs_scaled(dir / (prefix + "_input"), to_si_);
     auto raw = read_sysfs_number(dir / (prefix + "_raw"));
     if (!raw) return raw;
     auto offset = attribute(dir, "offset", 0);
@@ -115,8 +99,6 @@ class IioSensor final : public RelocatingSensor {
     return fallback;
   }
 
-  SysfsRoot root_;
-  std::string device_;
   std::string channel_;
   std::string type_;
   double to_si_;
@@ -136,10 +118,7 @@ HalResult<std::unique_ptr<SensorInput>> open_iio_sensor(const SysfsRoot& root, c
                                                                   prefix + "_input or " + prefix + "_raw); " +
                                                                   list_channels(*dir)});
   }
-  auto sensor = std::make_unique<IioSensor>(root, device, channel, *dir);
-  // A first read proves the files can be read (permissions) before the pin is offered.
-  if (auto first = sensor->read(); !first) return std::unexpected(first.error());
-  return sensor;
+  return after_first_read(std::make_unique<IioSensor>(root, device, channel, *dir));
 }
 
 }  // namespace mcpud::hal

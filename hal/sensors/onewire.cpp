@@ -81,16 +81,16 @@ HalResult<double> parse_w1_slave(const std::string& text, const fs::path& path) 
 class OneWireThermometer final : public RelocatingSensor {
  public:
   OneWireThermometer(SysfsRoot root, std::string id, fs::path dir)
-      : RelocatingSensor(*quantity_named("temperature"), std::move(dir)), root_(std::move(root)), id_(std::move(id)) {}
+      : RelocatingSensor(*quantity_named("temperature"), std::move(root), std::move(id), std::move(dir)) {}
   bool slow() const override { return true; }
 
  private:
   HalResult<fs::path> locate() const override {
-    const auto dir = w1_dir(root_) / id_;
+    const auto dir = w1_dir(root()) / key();
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
       return std::unexpected(
-          HalError{HalError::Kind::NotFound, "1-Wire device " + id_ + " is not on the bus (no " + dir.string() +
+          HalError{HalError::Kind::NotFound, "1-Wire device " + key() + " is not on the bus (no " + dir.string() +
                                                  "); check its wiring, or onewire_list for the ids present"});
     }
     return dir;
@@ -107,9 +107,6 @@ class OneWireThermometer final : public RelocatingSensor {
     if (!text) return std::unexpected(text.error());
     return parse_w1_slave(*text, dir / "w1_slave");
   }
-
-  SysfsRoot root_;
-  std::string id_;
 };
 
 }  // namespace

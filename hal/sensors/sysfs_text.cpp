@@ -78,6 +78,44 @@ std::string list_entries(const std::filesystem::path& dir, std::string_view pref
   return text.empty() ? "there is none" : text;
 }
 
+HalResult<std::filesystem::path> find_in_class(const SysfsRoot& root, const SysfsClass& where, const std::string& key) {
+  const auto dir = std::filesystem::path(root.path) / where.dir;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return std::unexpected(HalError{HalError::Kind::NotFound, dir.string() + " does not exist: " + where.missing});
+  }
+  auto found = find_entry(dir, where.prefix, where.attribute, key);
+  if (!found.empty()) return found;
+  return std::unexpected(
+      HalError{HalError::Kind::NotFound, "no " + std::string(where.entry) + " '" + key + "' in " + dir.string() + "; " +
+                                             where.entries + ": " + list_entries(dir, where.prefix, where.attribute) +
+                                             " (" + where.hint + "`cat " + dir.string() + "/" +
+                                             std::string(where.prefix) + "*/" + where.attribute + "` lists them)"});
+}
+
+HalResult<double> read_sysfs_scaled(const std::filesystem::path& path, double factor) {
+  auto value = read_sysfs_number(path);
+  if (!value) return value;
+  return *value * factor;
+}
+
+std::string leading_letters(const std::string& name) {
+  std::size_t end = 0;
+  while (end < name.size() && std::isalpha(static_cast<unsigned char>(name[end]))) ++end;
+  return name.substr(0, end);
+}
+
+HalResult<std::unique_ptr<SensorInput>> after_first_read(std::unique_ptr<SensorInput> sensor) {
+  if (auto first = sensor->read(); !first) return std::unexpected(first.error());
+  return sensor;
+}
+
+HalResult<std::filesystem::path> RelocatingSensor::found_again(HalResult<std::filesystem::path> found,
+                                                               const std::string& what) {
+  if (found) return found;
+  return std::unexpected(HalError{found.error().kind, what + " is gone: " + found.error().message});
+}
+
 HalResult<double> RelocatingSensor::read() {
   if (!dir_.empty()) {
     auto value = read_in(dir_);

@@ -8,40 +8,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path thermal_dir(const SysfsRoot& root) { return fs::path(root.path) / "class/thermal"; }
-
-HalResult<fs::path> find_zone(const SysfsRoot& root, const std::string& type) {
-  const auto dir = thermal_dir(root);
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    return std::unexpected(
-        HalError{HalError::Kind::NotFound,
-                 dir.string() + " does not exist: the kernel has no thermal support (CONFIG_THERMAL)"});
-  }
-  auto found = find_entry(dir, "thermal_zone", "type", type);
-  if (found.empty()) {
-    return std::unexpected(
-        HalError{HalError::Kind::NotFound, "no thermal zone of type '" + type + "' in " + dir.string() +
-                                               "; zones: " + list_entries(dir, "thermal_zone", "type") + " (`cat " +
-                                               dir.string() + "/thermal_zone*/type` lists them)"});
-  }
-  return found;
-}
+// thermal_zone<N> directories, known by their `type` file.
+constexpr SysfsClass kThermalZones{.dir = "class/thermal",
+                                   .prefix = "thermal_zone",
+                                   .attribute = "type",
+                                   .missing = "the kernel has no thermal support (CONFIG_THERMAL)",
+                                   .entry = "thermal zone of type",
+                                   .entries = "zones",
+                                   .hint = ""};
 
 class ThermalZone final : public RelocatingSensor {
  public:
   ThermalZone(SysfsRoot root, std::string type, fs::path dir)
-      : RelocatingSensor(*quantity_named("temperature"), std::move(dir)),
-        root_(std::move(root)),
-        type_(std::move(type)) {}
+      : RelocatingSensor(*quantity_named("temperature"), std::move(root), std::move(type), std::move(dir)) {}
 
  private:
   HalResult<fs::path> locate() const override {
-    auto zone = find_zone(root_, type_);
-    if (!zone)
-      return std::unexpected(
-          HalError{zone.error().kind, "thermal zone '" + type_ + "' is gone: " + zone.error().message});
-    return zone;
+    return found_again(find_in_class(root(), kThermalZones, key()), "thermal zone '" + key() + "'");
   }
 
   HalResult<double> read_in(const fs::path& dir) const override {
@@ -49,19 +32,14 @@ class ThermalZone final : public RelocatingSensor {
     if (!millidegrees) return millidegrees;
     return *millidegrees / 1000.0;
   }
-
-  SysfsRoot root_;
-  std::string type_;
 };
 
 }  // namespace
 
 HalResult<std::unique_ptr<SensorInput>> open_thermal_zone(const SysfsRoot& root, const std::string& type) {
-  auto dir = find_zone(root, type);
+  auto dir = find_in_class(root, kThermalZones, type);
   if (!dir) return std::unexpected(dir.error());
-  auto zone = std::make_unique<ThermalZone>(root, type, *dir);
-  if (auto first = zone->read(); !first) return std::unexpected(first.error());
-  return zone;
+  return after_first_read(std::make_unique<ThermalZone>(root, type, *dir));
 }
 
 }  // namespace mcpud::hal

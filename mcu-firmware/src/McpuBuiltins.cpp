@@ -29,6 +29,8 @@ struct BuiltinRow {
   const char* description;
   const ParamRow* params;
   uint8_t count;
+  // What Builtins::call runs; nullptr for the methods the device answers itself.
+  void (*handler)(McpDevice& d, McpArgs& args, McpReply& reply);
 };
 
 const char kPin[] PROGMEM = "pin";
@@ -74,12 +76,17 @@ const char kEventsDoc[] PROGMEM =
     "Queued threshold and edge events of a pin, oldest first; pass next_since back as since";
 const char kListToolsDoc[] PROGMEM = "Tools and pins of this device";
 
+// In BuiltinId order.
 const BuiltinRow kBuiltins[] PROGMEM = {
-    {kGpioWriteName, kGpioWriteDoc, kWriteParams, 2}, {kGpioReadName, kGpioReadDoc, kPinParams, 1},
-    {kPwmWriteName, kPwmWriteDoc, kPwmParams, 2},     {kAdcReadName, kAdcReadDoc, kPinParams, 1},
-    {kGetInfoName, kGetInfoDoc, nullptr, 0},          {kSummaryName, kSummaryDoc, kPinRefParams, 1},
-    {kBufferName, kBufferDoc, kCursorParams, 3},      {kEventsName, kEventsDoc, kCursorParams, 3},
-    {kListToolsName, kListToolsDoc, nullptr, 0},
+    {kGpioWriteName, kGpioWriteDoc, kWriteParams, 2, Builtins::gpioWrite},
+    {kGpioReadName, kGpioReadDoc, kPinParams, 1, Builtins::gpioRead},
+    {kPwmWriteName, kPwmWriteDoc, kPwmParams, 2, Builtins::pwmWrite},
+    {kAdcReadName, kAdcReadDoc, kPinParams, 1, Builtins::adcRead},
+    {kGetInfoName, kGetInfoDoc, nullptr, 0, nullptr},
+    {kSummaryName, kSummaryDoc, kPinRefParams, 1, Builtins::pinSummary},
+    {kBufferName, kBufferDoc, kCursorParams, 3, Builtins::pinBuffer},
+    {kEventsName, kEventsDoc, kCursorParams, 3, Builtins::pinEvents},
+    {kListToolsName, kListToolsDoc, nullptr, 0, nullptr},
 };
 
 BuiltinRow row(uint8_t id) {
@@ -144,31 +151,8 @@ const __FlashStringHelper* pinTypeName(McpPinType type) {
 }
 
 void Builtins::call(McpDevice& d, uint8_t id, McpArgs& args, McpReply& reply) {
-  switch (id) {
-    case kGpioWrite:
-      gpioWrite(d, args, reply);
-      break;
-    case kGpioRead:
-      gpioRead(d, args, reply);
-      break;
-    case kPwmWrite:
-      pwmWrite(d, args, reply);
-      break;
-    case kAdcRead:
-      adcRead(d, args, reply);
-      break;
-    case kGetPinSummary:
-      pinSummary(d, args, reply);
-      break;
-    case kGetPinBuffer:
-      pinBuffer(d, args, reply);
-      break;
-    case kGetPinEvents:
-      pinEvents(d, args, reply);
-      break;
-    default:
-      break;
-  }
+  if (id >= kBuiltinCount) return;
+  if (const auto handler = row(id).handler) handler(d, args, reply);
 }
 
 PinSlot* Builtins::pinArg(McpDevice& d, McpArgs& args, McpReply& reply, uint8_t type_mask) {

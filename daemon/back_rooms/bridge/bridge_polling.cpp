@@ -123,21 +123,29 @@ void McuBridge::schedule_poll(std::size_t index) {
   });
 }
 
+void McuBridge::invoke_unless_busy(bool& in_flight, const std::string& method, json arguments,
+                                   std::function<void(McuBridge&, ToolResult)> done) {
+  if (in_flight) return;
+  in_flight = true;
+  invoke(method, std::move(arguments),
+         [weak = weak_from_this(), generation = generation_, &in_flight, done = std::move(done)](ToolResult result) {
+           auto self = weak.lock();
+           if (!self || generation != self->generation_) return;
+           in_flight = false;
+           done(*self, std::move(result));
+         });
+}
+
 void McuBridge::poll(std::size_t index) {
   auto& poller = *pollers_[index];
-  if (poller.in_flight) return;
-  poller.in_flight = true;
-  invoke(poller.method, json::object(), [weak = weak_from_this(), generation = generation_, index](ToolResult result) {
-    auto self = weak.lock();
-    if (!self || generation != self->generation_) return;
-    auto& poller = *self->pollers_[index];
-    poller.in_flight = false;
+  invoke_unless_busy(poller.in_flight, poller.method, json::object(), [index](McuBridge& self, ToolResult result) {
+    const auto& name = self.pollers_[index]->name;
     if (!result) {
-      log::debug("bridge", poller.name, ": poll failed: ", result.error().message);
+      log::debug("bridge", name, ": poll failed: ", result.error().message);
       return;
     }
-    self->polled_[poller.name] = *result;
-    self->events_.publish({EventKind::ToolPolled, poller.name, std::move(*result)});
+    self.polled_[name] = *result;
+    self.events_.publish({EventKind::ToolPolled, name, std::move(*result)});
   });
 }
 
@@ -151,29 +159,24 @@ void McuBridge::schedule_drain(std::size_t index) {
 
 void McuBridge::drain(std::size_t index) {
   auto& task = *drains_[index];
-  if (task.in_flight) return;
-  task.in_flight = true;
-  invoke("get_pin_buffer", task.pin->drain->request(),
-         [weak = weak_from_this(), generation = generation_, index](ToolResult reply) {
-           auto self = weak.lock();
-           if (!self || generation != self->generation_) return;
-           auto& task = *self->drains_[index];
-           task.in_flight = false;
-           if (!reply) {
-             log::debug("bridge", task.pin->board->name(), ": buffer drain failed: ", reply.error().message);
-             return;
-           }
-           auto samples = task.pin->drain->accept(*reply, now_ms());
-           if (!samples) {
-             log::debug("bridge", task.pin->board->name(), ": ", samples.error().message);
-             return;
-           }
-           auto& pin = *task.pin;
-           for (const auto& sample : *samples) {
-             pin.board->sampler->add(sample.value, sample.timestamp_ms);
-             pin.push.add(*pin.board, sample.value, sample.timestamp_ms, self->events_);
-           }
-         });
+  invoke_unless_busy(
+      task.in_flight, "get_pin_buffer", task.pin->drain->request(), [index](McuBridge& self, ToolResult reply) {
+        auto& task = *self.drains_[index];
+        if (!reply) {
+          log::debug("bridge", task.pin->board->name(), ": buffer drain failed: ", reply.error().message);
+          return;
+        }
+        auto samples = task.pin->drain->accept(*reply, now_ms());
+        if (!samples) {
+          log::debug("bridge", task.pin->board->name(), ": ", samples.error().message);
+          return;
+        }
+        auto& pin = *task.pin;
+        for (const auto& sample : *samples) {
+          pin.board->sampler->add(sample.value, sample.timestamp_ms);
+          pin.push.add(*pin.board, sample.value, sample.timestamp_ms, self.events_);
+        }
+      });
 }
 
 }  // namespace mcpud::bridge

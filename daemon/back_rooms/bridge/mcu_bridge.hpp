@@ -90,6 +90,11 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   void schedule_drain(std::size_t index);
   void drain(std::size_t index);
   void invoke(const std::string& method, nlohmann::json arguments, ToolReply reply);
+  // invoke() for a periodic task, skipped while the task's previous call is unanswered
+  // (`in_flight`, which lives as long as this connection); `done` gets the reply only
+  // while this connection lasts.
+  void invoke_unless_busy(bool& in_flight, const std::string& method, nlohmann::json arguments,
+                          std::function<void(McuBridge&, ToolResult)> done);
   // Keeps what a pin call's result says of the pin as its reading, and tells subscribers.
   void note_reading(const nlohmann::json& result);
   // Tells clients the pin resources changed (some came or went).

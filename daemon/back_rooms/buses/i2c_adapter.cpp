@@ -15,21 +15,27 @@ namespace {
 
 std::string reg_text(std::uint8_t reg) { return "register " + hex_address(reg); }
 
+// A block's bytes: the count first, at most 32 (the kernel checks it; a fake device might not).
+Bytes block_bytes(const i2c_smbus_data& data) {
+  const std::size_t count = std::min<std::size_t>(data.block[0], kSmbusBlockMax);
+  return Bytes(data.block + 1, data.block + 1 + count);
+}
+
+// `bytes` as a block to write: the count first, then at most 32 bytes.
+i2c_smbus_data block_data(const Bytes& bytes) {
+  i2c_smbus_data data{};
+  data.block[0] = static_cast<__u8>(std::min(bytes.size(), kSmbusBlockMax));
+  std::memcpy(data.block + 1, bytes.data(), data.block[0]);
+  return data;
+}
+
 Error open_error(int error, const std::string& path, unsigned bus) {
-  if (error == ENOENT || error == ENODEV || error == ENXIO) {
-    return Error::domain(
-        DomainError::OpenError,
-        path + " does not exist: enable I2C bus " + std::to_string(bus) +
-            " (Raspberry Pi: dtparam=i2c_arm=on in /boot/firmware/config.txt for bus 1, or dtoverlay=i2cN for "
-            "others) and load the i2c-dev module (modprobe i2c-dev; list it in /etc/modules-load.d/)");
-  }
-  if (error == EACCES || error == EPERM) {
-    return Error::domain(DomainError::NotAuthorized,
-                         path +
-                             ": permission denied: mcpud's user needs the i2c group (the packaged unit has "
-                             "SupplementaryGroups=i2c; the udev rule gives /dev/i2c-* to group i2c)");
-  }
-  return Error::domain(DomainError::OpenError, path + ": " + std::strerror(error));
+  return device_open_error(
+      error, path,
+      "enable I2C bus " + std::to_string(bus) +
+          " (Raspberry Pi: dtparam=i2c_arm=on in /boot/firmware/config.txt for bus 1, or dtoverlay=i2cN for "
+          "others) and load the i2c-dev module (modprobe i2c-dev; list it in /etc/modules-load.d/)",
+      "i2c", "/dev/i2c-*");
 }
 
 }  // namespace
@@ -84,103 +90,96 @@ Result<void> I2cAdapter::require(unsigned long bit, const char* what, bool writi
                                        "the adapter of I2C bus " + std::to_string(bus_) + " cannot do " + what));
 }
 
-Result<void> I2cAdapter::smbus(bool read, std::uint8_t command, int size, void* data, const std::string& what) {
-  i2c_smbus_ioctl_data request{static_cast<__u8>(read ? I2C_SMBUS_READ : I2C_SMBUS_WRITE), command,
-                               static_cast<__u32>(size), static_cast<i2c_smbus_data*>(data)};
+// What an SMBus transaction needs of the adapter, its name in errors, its
+// direction and its size (I2C_SMBUS_*).
+struct I2cAdapter::SmbusKind {
+  unsigned long needs;
+  const char* name;
+  bool read;
+  int size;
+};
+
+Result<void> I2cAdapter::smbus(const SmbusKind& kind, std::uint8_t command, void* data, const std::string& what) {
+  if (auto ok = require(kind.needs, kind.name, !kind.read); !ok) return ok;
+  i2c_smbus_ioctl_data request{static_cast<__u8>(kind.read ? I2C_SMBUS_READ : I2C_SMBUS_WRITE), command,
+                               static_cast<__u32>(kind.size), static_cast<i2c_smbus_data*>(data)};
   if (const int got = fd_->ioctl(I2C_SMBUS, &request); got < 0) {
-    return std::unexpected(transfer_error(-got, !read, what + " of " + where()));
+    return std::unexpected(transfer_error(-got, !kind.read, what + " of " + where()));
   }
   return {};
 }
 
+Result<i2c_smbus_data> I2cAdapter::smbus_read(const SmbusKind& kind, std::uint8_t command, const std::string& what,
+                                              i2c_smbus_data data) {
+  if (auto ok = smbus(kind, command, &data, what); !ok) return std::unexpected(ok.error());
+  return data;
+}
+
 Result<std::uint8_t> I2cAdapter::receive_byte() {
-  if (auto ok = require(I2C_FUNC_SMBUS_READ_BYTE, "SMBus receive byte", false); !ok) return std::unexpected(ok.error());
-  i2c_smbus_data data{};
-  if (auto ok = smbus(true, 0, I2C_SMBUS_BYTE, &data, "receiving a byte"); !ok) return std::unexpected(ok.error());
-  return data.byte;
+  auto data =
+      smbus_read({I2C_FUNC_SMBUS_READ_BYTE, "SMBus receive byte", true, I2C_SMBUS_BYTE}, 0, "receiving a byte", {});
+  if (!data) return std::unexpected(data.error());
+  return data->byte;
 }
 
 Result<std::uint8_t> I2cAdapter::read_byte(std::uint8_t reg) {
-  if (auto ok = require(I2C_FUNC_SMBUS_READ_BYTE_DATA, "SMBus read byte", false); !ok) {
-    return std::unexpected(ok.error());
-  }
-  i2c_smbus_data data{};
-  if (auto ok = smbus(true, reg, I2C_SMBUS_BYTE_DATA, &data, "reading " + reg_text(reg)); !ok) {
-    return std::unexpected(ok.error());
-  }
-  return data.byte;
+  auto data = smbus_read({I2C_FUNC_SMBUS_READ_BYTE_DATA, "SMBus read byte", true, I2C_SMBUS_BYTE_DATA}, reg,
+                         "reading " + reg_text(reg), {});
+  if (!data) return std::unexpected(data.error());
+  return data->byte;
 }
 
 Result<std::uint16_t> I2cAdapter::read_word(std::uint8_t reg) {
-  if (auto ok = require(I2C_FUNC_SMBUS_READ_WORD_DATA, "SMBus read word", false); !ok) {
-    return std::unexpected(ok.error());
-  }
-  i2c_smbus_data data{};
-  if (auto ok = smbus(true, reg, I2C_SMBUS_WORD_DATA, &data, "reading a word at " + reg_text(reg)); !ok) {
-    return std::unexpected(ok.error());
-  }
-  return data.word;
+  auto data = smbus_read({I2C_FUNC_SMBUS_READ_WORD_DATA, "SMBus read word", true, I2C_SMBUS_WORD_DATA}, reg,
+                         "reading a word at " + reg_text(reg), {});
+  if (!data) return std::unexpected(data.error());
+  return data->word;
 }
 
 Result<Bytes> I2cAdapter::read_block(std::uint8_t reg) {
-  if (auto ok = require(I2C_FUNC_SMBUS_READ_BLOCK_DATA, "SMBus block read", false); !ok) {
-    return std::unexpected(ok.error());
-  }
-  i2c_smbus_data data{};
-  if (auto ok = smbus(true, reg, I2C_SMBUS_BLOCK_DATA, &data, "reading a block at " + reg_text(reg)); !ok) {
-    return std::unexpected(ok.error());
-  }
-  // The kernel checks the count against the limit; a fake device might not.
-  const std::size_t count = std::min<std::size_t>(data.block[0], kSmbusBlockMax);
-  return Bytes(data.block + 1, data.block + 1 + count);
+  auto data = smbus_read({I2C_FUNC_SMBUS_READ_BLOCK_DATA, "SMBus block read", true, I2C_SMBUS_BLOCK_DATA}, reg,
+                         "reading a block at " + reg_text(reg), {});
+  if (!data) return std::unexpected(data.error());
+  return block_bytes(*data);
 }
 
 Result<Bytes> I2cAdapter::read_i2c_block(std::uint8_t reg, std::size_t length) {
-  if (auto ok = require(I2C_FUNC_SMBUS_READ_I2C_BLOCK, "I2C block read", false); !ok) {
-    return std::unexpected(ok.error());
-  }
-  i2c_smbus_data data{};
-  data.block[0] = static_cast<__u8>(std::min(length, kSmbusBlockMax));
-  if (auto ok = smbus(true, reg, I2C_SMBUS_I2C_BLOCK_DATA, &data, "reading a block at " + reg_text(reg)); !ok) {
-    return std::unexpected(ok.error());
-  }
-  const std::size_t count = std::min<std::size_t>(data.block[0], kSmbusBlockMax);
-  return Bytes(data.block + 1, data.block + 1 + count);
+  i2c_smbus_data wanted{};
+  wanted.block[0] = static_cast<__u8>(std::min(length, kSmbusBlockMax));
+  auto data = smbus_read({I2C_FUNC_SMBUS_READ_I2C_BLOCK, "I2C block read", true, I2C_SMBUS_I2C_BLOCK_DATA}, reg,
+                         "reading a block at " + reg_text(reg), wanted);
+  if (!data) return std::unexpected(data.error());
+  return block_bytes(*data);
 }
 
 Result<void> I2cAdapter::send_byte(std::uint8_t value) {
-  if (auto ok = require(I2C_FUNC_SMBUS_WRITE_BYTE, "SMBus send byte", true); !ok) return ok;
-  return smbus(false, value, I2C_SMBUS_BYTE, nullptr, "sending a byte");
+  return smbus({I2C_FUNC_SMBUS_WRITE_BYTE, "SMBus send byte", false, I2C_SMBUS_BYTE}, value, nullptr, "sending a byte");
 }
 
 Result<void> I2cAdapter::write_byte(std::uint8_t reg, std::uint8_t value) {
-  if (auto ok = require(I2C_FUNC_SMBUS_WRITE_BYTE_DATA, "SMBus write byte", true); !ok) return ok;
   i2c_smbus_data data{};
   data.byte = value;
-  return smbus(false, reg, I2C_SMBUS_BYTE_DATA, &data, "writing " + reg_text(reg));
+  return smbus({I2C_FUNC_SMBUS_WRITE_BYTE_DATA, "SMBus write byte", false, I2C_SMBUS_BYTE_DATA}, reg, &data,
+               "writing " + reg_text(reg));
 }
 
 Result<void> I2cAdapter::write_word(std::uint8_t reg, std::uint16_t value) {
-  if (auto ok = require(I2C_FUNC_SMBUS_WRITE_WORD_DATA, "SMBus write word", true); !ok) return ok;
   i2c_smbus_data data{};
   data.word = value;
-  return smbus(false, reg, I2C_SMBUS_WORD_DATA, &data, "writing a word at " + reg_text(reg));
+  return smbus({I2C_FUNC_SMBUS_WRITE_WORD_DATA, "SMBus write word", false, I2C_SMBUS_WORD_DATA}, reg, &data,
+               "writing a word at " + reg_text(reg));
 }
 
 Result<void> I2cAdapter::write_block(std::uint8_t reg, const Bytes& bytes) {
-  if (auto ok = require(I2C_FUNC_SMBUS_WRITE_BLOCK_DATA, "SMBus block write", true); !ok) return ok;
-  i2c_smbus_data data{};
-  data.block[0] = static_cast<__u8>(std::min(bytes.size(), kSmbusBlockMax));
-  std::memcpy(data.block + 1, bytes.data(), data.block[0]);
-  return smbus(false, reg, I2C_SMBUS_BLOCK_DATA, &data, "writing a block at " + reg_text(reg));
+  auto data = block_data(bytes);
+  return smbus({I2C_FUNC_SMBUS_WRITE_BLOCK_DATA, "SMBus block write", false, I2C_SMBUS_BLOCK_DATA}, reg, &data,
+               "writing a block at " + reg_text(reg));
 }
 
 Result<void> I2cAdapter::write_i2c_block(std::uint8_t reg, const Bytes& bytes) {
-  if (auto ok = require(I2C_FUNC_SMBUS_WRITE_I2C_BLOCK, "I2C block write", true); !ok) return ok;
-  i2c_smbus_data data{};
-  data.block[0] = static_cast<__u8>(std::min(bytes.size(), kSmbusBlockMax));
-  std::memcpy(data.block + 1, bytes.data(), data.block[0]);
-  return smbus(false, reg, I2C_SMBUS_I2C_BLOCK_DATA, &data, "writing a block at " + reg_text(reg));
+  auto data = block_data(bytes);
+  return smbus({I2C_FUNC_SMBUS_WRITE_I2C_BLOCK, "I2C block write", false, I2C_SMBUS_I2C_BLOCK_DATA}, reg, &data,
+               "writing a block at " + reg_text(reg));
 }
 
 Result<Bytes> I2cAdapter::transfer(const Bytes& write, std::size_t read_length) {

@@ -6,6 +6,8 @@
 // adapter's timeout (docs/RELIABILITY.md).
 #pragma once
 
+#include <linux/i2c.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -73,10 +75,15 @@ class I2cAdapter {
  private:
   I2cAdapter(std::unique_ptr<DeviceFd> fd, unsigned bus, unsigned long functionality)
       : fd_(std::move(fd)), bus_(bus), functionality_(functionality) {}
+  struct SmbusKind;
   // Refuses an operation the adapter cannot do (READ_ERROR or WRITE_ERROR naming it).
   Result<void> require(unsigned long bit, const char* what, bool writing) const;
-  // One SMBus transaction; `what` names it in errors.
-  Result<void> smbus(bool read, std::uint8_t command, int size, void* data, const std::string& what);
+  // One SMBus transaction of `kind`, refused first if the adapter cannot do it;
+  // `what` names it in errors.
+  Result<void> smbus(const SmbusKind& kind, std::uint8_t command, void* data, const std::string& what);
+  // An SMBus read: what it leaves in `data` (which may say how many bytes to read).
+  Result<i2c_smbus_data> smbus_read(const SmbusKind& kind, std::uint8_t command, const std::string& what,
+                                    i2c_smbus_data data);
   std::string where() const;
 
   std::unique_ptr<DeviceFd> fd_;

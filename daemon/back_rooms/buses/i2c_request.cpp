@@ -67,6 +67,60 @@ Result<void> check_length(const std::string& field, std::size_t length, std::siz
       invalid(field, std::to_string(length) + " bytes: " + what + " takes 1 to " + std::to_string(max)));
 }
 
+constexpr const char* kTransfer = "a transfer ([i2c] max_transfer_bytes)";
+
+// Reads the byte array `key` into `data`: 1 to `max` bytes for `what`.
+Result<void> take_bytes(const json& args, const char* key, Bytes& data, std::size_t max, const std::string& what) {
+  data = bytes_of(args[key]);
+  return check_length(key, data.size(), max, what);
+}
+
+// Reads `length` into the request: 1 to `max` bytes for `what`.
+Result<void> take_length(const json& args, I2cRequest& request, std::size_t max, const std::string& what) {
+  request.length = args["length"].get<std::size_t>();
+  return check_length("length", request.length, max, what);
+}
+
+// The keys an i2c_read takes in its mode, checked and read into `request`.
+Result<void> take_read_keys(const json& args, I2cRequest& request, std::size_t max_transfer_bytes) {
+  switch (request.mode) {
+    case I2cMode::Byte:
+      return keys_for(args, request.mode, {}, {"length", "write"});
+    case I2cMode::Word:
+    case I2cMode::Block:
+      return keys_for(args, request.mode, {"register"}, {"length", "write"});
+    case I2cMode::I2cBlock:
+      if (auto keys = keys_for(args, request.mode, {"register", "length"}, {"write"}); !keys) return keys;
+      return take_length(args, request, kSmbusBlockMax, "an I2C block read");
+    case I2cMode::Transfer:
+      if (auto keys = keys_for(args, request.mode, {"length"}, {"register"}); !keys) return keys;
+      if (auto length = take_length(args, request, max_transfer_bytes, kTransfer); !length) return length;
+      if (!args.contains("write")) return {};
+      return take_bytes(args, "write", request.data, max_transfer_bytes, kTransfer);
+  }
+  return {};
+}
+
+// The keys an i2c_write takes in its mode, checked and read into `request` (but `value`).
+Result<void> take_write_keys(const json& args, I2cRequest& request, std::size_t max_transfer_bytes) {
+  switch (request.mode) {
+    case I2cMode::Byte:
+      if (auto keys = keys_for(args, request.mode, {"value"}, {"data"}); !keys) return keys;
+      if (args["value"].get<unsigned>() > 0xFF) return std::unexpected(invalid("value", "a byte is 0 to 255"));
+      return {};
+    case I2cMode::Word:
+      return keys_for(args, request.mode, {"register", "value"}, {"data"});
+    case I2cMode::Block:
+    case I2cMode::I2cBlock:
+      if (auto keys = keys_for(args, request.mode, {"register", "data"}, {"value"}); !keys) return keys;
+      return take_bytes(args, "data", request.data, kSmbusBlockMax, "an SMBus or I2C block");
+    case I2cMode::Transfer:
+      if (auto keys = keys_for(args, request.mode, {"data"}, {"register", "value"}); !keys) return keys;
+      return take_bytes(args, "data", request.data, max_transfer_bytes, kTransfer);
+  }
+  return {};
+}
+
 }  // namespace
 
 const char* i2c_mode_name(I2cMode mode) {
@@ -89,65 +143,13 @@ std::string to_hex(const Bytes& bytes) {
 
 Result<I2cRequest> parse_i2c_read(const json& args, std::size_t max_transfer_bytes) {
   auto request = common(args);
-  Result<void> keys;
-  switch (request.mode) {
-    case I2cMode::Byte:
-      keys = keys_for(args, request.mode, {}, {"length", "write"});
-      break;
-    case I2cMode::Word:
-    case I2cMode::Block:
-      keys = keys_for(args, request.mode, {"register"}, {"length", "write"});
-      break;
-    case I2cMode::I2cBlock:
-      keys = keys_for(args, request.mode, {"register", "length"}, {"write"});
-      if (keys) {
-        request.length = args["length"].get<std::size_t>();
-        keys = check_length("length", request.length, kSmbusBlockMax, "an I2C block read");
-      }
-      break;
-    case I2cMode::Transfer:
-      keys = keys_for(args, request.mode, {"length"}, {"register"});
-      if (!keys) break;
-      request.length = args["length"].get<std::size_t>();
-      keys = check_length("length", request.length, max_transfer_bytes, "a transfer ([i2c] max_transfer_bytes)");
-      if (keys && args.contains("write")) {
-        request.data = bytes_of(args["write"]);
-        keys = check_length("write", request.data.size(), max_transfer_bytes, "a transfer ([i2c] max_transfer_bytes)");
-      }
-      break;
-  }
-  if (!keys) return std::unexpected(keys.error());
+  if (auto keys = take_read_keys(args, request, max_transfer_bytes); !keys) return std::unexpected(keys.error());
   return request;
 }
 
 Result<I2cRequest> parse_i2c_write(const json& args, std::size_t max_transfer_bytes) {
   auto request = common(args);
-  Result<void> keys;
-  switch (request.mode) {
-    case I2cMode::Byte:
-      keys = keys_for(args, request.mode, {"value"}, {"data"});
-      if (keys && args["value"].get<unsigned>() > 0xFF) keys = std::unexpected(invalid("value", "a byte is 0 to 255"));
-      break;
-    case I2cMode::Word:
-      keys = keys_for(args, request.mode, {"register", "value"}, {"data"});
-      break;
-    case I2cMode::Block:
-    case I2cMode::I2cBlock:
-      keys = keys_for(args, request.mode, {"register", "data"}, {"value"});
-      if (keys) {
-        request.data = bytes_of(args["data"]);
-        keys = check_length("data", request.data.size(), kSmbusBlockMax, "an SMBus or I2C block");
-      }
-      break;
-    case I2cMode::Transfer:
-      keys = keys_for(args, request.mode, {"data"}, {"register", "value"});
-      if (keys) {
-        request.data = bytes_of(args["data"]);
-        keys = check_length("data", request.data.size(), max_transfer_bytes, "a transfer ([i2c] max_transfer_bytes)");
-      }
-      break;
-  }
-  if (!keys) return std::unexpected(keys.error());
+  if (auto keys = take_write_keys(args, request, max_transfer_bytes); !keys) return std::unexpected(keys.error());
   if (args.contains("value")) request.value = args["value"].get<std::uint16_t>();
   return request;
 }

@@ -81,6 +81,19 @@ json reply_head(const I2cRequest& request) {
   return out;
 }
 
+// Runs `run` (i2c_read's or i2c_write's transfer) on the selected device; the reply
+// repeats what was asked in front of what came back.
+Result<json> run_selected(const BusSettings& settings, const I2cRequest& request, const I2cTarget& target,
+                          Result<json> (*run)(I2cAdapter&, const I2cRequest&)) {
+  auto adapter = open_selected(settings, request, target);
+  if (!adapter) return std::unexpected(adapter.error());
+  auto result = run(*adapter, request);
+  if (!result) return result;
+  auto out = reply_head(request);
+  out.update(*result);
+  return out;
+}
+
 Result<json> read(const BusSettings& settings, const json& args) {
   auto request = parse_i2c_read(args, settings.i2c().max_transfer_bytes);
   if (!request) return std::unexpected(request.error());
@@ -96,13 +109,7 @@ Result<json> read(const BusSettings& settings, const json& args) {
             std::to_string(target->bus->index) + "].devices[" +
             std::to_string(target->device - target->bus->devices.data()) + "] to write more"));
   }
-  auto adapter = open_selected(settings, *request, *target);
-  if (!adapter) return std::unexpected(adapter.error());
-  auto result = run_i2c_read(*adapter, *request);
-  if (!result) return result;
-  auto out = reply_head(*request);
-  out.update(*result);
-  return out;
+  return run_selected(settings, *request, *target, run_i2c_read);
 }
 
 Result<json> write(const BusSettings& settings, const json& args) {
@@ -110,13 +117,7 @@ Result<json> write(const BusSettings& settings, const json& args) {
   if (!request) return std::unexpected(request.error());
   auto target = check_i2c_access(settings.i2c(), request->bus, request->address, I2cAccess::Write);
   if (!target) return std::unexpected(target.error());
-  auto adapter = open_selected(settings, *request, *target);
-  if (!adapter) return std::unexpected(adapter.error());
-  auto result = run_i2c_write(*adapter, *request);
-  if (!result) return result;
-  auto out = reply_head(*request);
-  out.update(*result);
-  return out;
+  return run_selected(settings, *request, *target, run_i2c_write);
 }
 
 void add_scan(ToolRegistry& registry, const BusSettings& settings) {
@@ -144,6 +145,17 @@ void add_scan(ToolRegistry& registry, const BusSettings& settings) {
       [&settings](json args, ToolReply reply) { reply(scan(settings, args.at("bus").get<unsigned>())); }, true, false);
 }
 
+// i2c_read's and i2c_write's arguments: which device, how (`modes_text`), which
+// register (`register_text`), and `more`.
+json transfer_input(const char* modes_text, const char* register_text, json more) {
+  json properties = {{"bus", bus_property()},
+                     {"address", address_property()},
+                     {"mode", modes(modes_text)},
+                     {"register", integer_schema(0, 255, register_text)}};
+  properties.update(more);
+  return object_schema(properties, {"bus", "address"});
+}
+
 json transfer_output(json more) {
   json properties = {{"bus", {{"type", "integer"}}},
                      {"address", {{"type", "integer"}}},
@@ -154,21 +166,18 @@ json transfer_output(json more) {
 }
 
 void add_read(ToolRegistry& registry, const BusSettings& settings) {
-  const json properties = {
-      {"bus", bus_property()},
-      {"address", address_property()},
-      {"mode", modes("byte: SMBus read byte (receive byte without register); word: read word (low byte first); "
-                     "block: SMBus block read (the device says how many); i2c_block: `length` bytes from "
-                     "`register` on; transfer: plain I2C, write `write` then read `length` bytes")},
-      {"register", integer_schema(0, 255, "Register (SMBus command) to read")},
-      {"length", integer_schema(1, kI2cMessageMax,
-                                "Bytes to read: i2c_block 1-32, transfer up to [i2c] "
-                                "max_transfer_bytes")},
-      {"write", bytes_schema(kI2cMessageMax, "transfer: bytes written before the read (repeated start)")}};
+  const auto input = transfer_input(
+      "byte: SMBus read byte (receive byte without register); word: read word (low byte first); block: SMBus "
+      "block read (the device says how many); i2c_block: `length` bytes from `register` on; transfer: plain "
+      "I2C, write `write` then read `length` bytes",
+      "Register (SMBus command) to read",
+      {{"length", integer_schema(1, kI2cMessageMax,
+                                 "Bytes to read: i2c_block 1-32, transfer up to [i2c] "
+                                 "max_transfer_bytes")},
+       {"write", bytes_schema(kI2cMessageMax, "transfer: bytes written before the read (repeated start)")}});
   add_bus_tool(
       registry, kI2cToolsOwner, "i2c_read",
-      "Read a configured I2C device: a register's byte, word or block, or a plain write-then-read transfer",
-      object_schema(properties, {"bus", "address"}),
+      "Read a configured I2C device: a register's byte, word or block, or a plain write-then-read transfer", input,
       transfer_output({{"value", {{"type", "integer"}}},
                        {"data", {{"type", "array"}, {"items", {{"type", "integer"}}}}},
                        {"hex", {{"type", "string"}}}}),
@@ -176,22 +185,18 @@ void add_read(ToolRegistry& registry, const BusSettings& settings) {
 }
 
 void add_write(ToolRegistry& registry, const BusSettings& settings) {
-  const json properties = {
-      {"bus", bus_property()},
-      {"address", address_property()},
-      {"mode", modes("byte: SMBus write byte (send byte without register); word: write word; block: SMBus "
-                     "block write (with a count); i2c_block: `data` from `register` on; transfer: plain I2C "
-                     "write of `data`")},
-      {"register", integer_schema(0, 255, "Register (SMBus command) to write")},
-      {"value", integer_schema(0, 65535, "byte: 0-255, word: 0-65535")},
-      {"data", bytes_schema(kI2cMessageMax,
-                            "block, i2c_block: 1-32 bytes; transfer: up to [i2c] "
-                            "max_transfer_bytes")}};
+  const auto input = transfer_input(
+      "byte: SMBus write byte (send byte without register); word: write word; block: SMBus block write (with a "
+      "count); i2c_block: `data` from `register` on; transfer: plain I2C write of `data`",
+      "Register (SMBus command) to write",
+      {{"value", integer_schema(0, 65535, "byte: 0-255, word: 0-65535")},
+       {"data",
+        bytes_schema(kI2cMessageMax, "block, i2c_block: 1-32 bytes; transfer: up to [i2c] max_transfer_bytes")}});
   add_bus_tool(
       registry, kI2cToolsOwner, "i2c_write",
       "Write to an I2C device configured with write = true: a register's byte, word or block, or a "
       "plain transfer",
-      object_schema(properties, {"bus", "address"}), transfer_output({{"bytes_written", {{"type", "integer"}}}}),
+      input, transfer_output({{"bytes_written", {{"type", "integer"}}}}),
       [&settings](json args, ToolReply reply) { reply(write(settings, args)); }, false, true);
 }
 

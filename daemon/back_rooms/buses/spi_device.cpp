@@ -13,20 +13,11 @@ namespace mcpud::buses {
 namespace {
 
 Error open_error(int error, const std::string& path) {
-  if (error == ENOENT || error == ENODEV || error == ENXIO) {
-    return Error::domain(DomainError::OpenError,
-                         path +
-                             " does not exist: enable SPI (Raspberry Pi: dtparam=spi=on in "
-                             "/boot/firmware/config.txt gives spidev0.0 and spidev0.1; dtoverlay=spi1-1cs and the "
-                             "like add other buses) and check that spidev is bound to the chip select");
-  }
-  if (error == EACCES || error == EPERM) {
-    return Error::domain(DomainError::NotAuthorized,
-                         path +
-                             ": permission denied: mcpud's user needs the spi group (the packaged unit has "
-                             "SupplementaryGroups=spi; the udev rule gives /dev/spidev* to group spi)");
-  }
-  return Error::domain(DomainError::OpenError, path + ": " + std::strerror(error));
+  return device_open_error(error, path,
+                           "enable SPI (Raspberry Pi: dtparam=spi=on in /boot/firmware/config.txt gives spidev0.0 and "
+                           "spidev0.1; dtoverlay=spi1-1cs and the like add other buses) and check that spidev is "
+                           "bound to the chip select",
+                           "spi", "/dev/spidev*");
 }
 
 // Sets one setting; the controller may refuse what it cannot do.

@@ -44,33 +44,31 @@ std::expected<void, std::string> parse_mqtt(const json& table, AssistantUplinkCo
 }  // namespace
 
 json assistant_uplink_schema() {
-  auto schema = json::parse(R"({
-    "type": "object", "additionalProperties": false, "default": {},
-    "properties": {
-      "transport": {"type": "string", "enum": ["websocket", "mqtt"], "default": "websocket"},
-      "url": {"type": "string", "default": ""},
-      "protocol_version": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1},
-      "device_id": {"type": "string", "maxLength": 64, "default": ""},
-      "client_id": {"type": "string", "maxLength": 64, "default": ""},
-      "audio_params": {"type": "object"},
-      "hello_timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "default": 10000},
-      "ping_interval_ms": {"type": "integer", "minimum": 100, "maximum": 110000, "default": 30000},
-      "retry_max_ms": {"type": "integer", "minimum": 10, "maximum": 3600000, "default": 30000},
-      "max_message_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
-      "queue_bytes": {"type": "integer", "minimum": 4096, "maximum": 268435456, "default": 1048576},
-      "push_pin_events": {"type": "boolean", "default": true},
-      "capabilities_file": {"type": "string", "default": ""},
-      "broker": {"type": "string", "default": ""},
-      "publish_topic": {"type": "string", "default": ""},
-      "subscribe_topic": {"type": "string", "default": ""},
-      "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 240},
-      "qos": {"type": "integer", "minimum": 0, "maximum": 2, "default": 1},
-      "mqtt_version": {"type": "string", "enum": ["3.1.1", "5"], "default": "3.1.1"}
-    }
-  })");
+  auto schema = uplink_table_schema(
+      R"({
+    "transport": {"type": "string", "enum": ["websocket", "mqtt"], "default": "websocket"},
+    "url": {"type": "string", "default": ""},
+    "protocol_version": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1},
+    "device_id": {"type": "string", "maxLength": 64, "default": ""},
+    "client_id": {"type": "string", "maxLength": 64, "default": ""},
+    "audio_params": {"type": "object"},
+    "hello_timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "default": 10000},
+    "ping_interval_ms": {"type": "integer", "minimum": 100, "maximum": 110000, "default": 30000},
+    "retry_max_ms": {"type": "integer", "minimum": 10, "maximum": 3600000, "default": 30000},
+    "max_message_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
+    "queue_bytes": {"type": "integer", "minimum": 4096, "maximum": 268435456, "default": 1048576},
+    "push_pin_events": {"type": "boolean", "default": true},
+    "capabilities_file": {"type": "string", "default": ""},
+    "broker": {"type": "string", "default": ""},
+    "publish_topic": {"type": "string", "default": ""},
+    "subscribe_topic": {"type": "string", "default": ""},
+    "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 240},
+    "qos": {"type": "integer", "minimum": 0, "maximum": 2, "default": 1},
+    "mqtt_version": {"type": "string", "enum": ["3.1.1", "5"], "default": "3.1.1"}
+  })",
+      {"token", "token_file", "ca_file", "insecure_skip_verify", "username", "password", "password_file", "tls"});
   schema["properties"]["audio_params"]["default"] = json::parse(kDefaultAudioParams);
-  return with_shared_keys(std::move(schema), {"token", "token_file", "ca_file", "insecure_skip_verify", "username",
-                                              "password", "password_file", "tls"});
+  return schema;
 }
 
 std::expected<AssistantUplinkConfig, std::string> parse_assistant_uplink(const json& table) {

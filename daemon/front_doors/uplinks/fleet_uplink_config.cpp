@@ -17,20 +17,17 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FleetUplinkConfig, device, topic_prefix, user
                                    insecure_skip_verify, keepalive_s, retry_max_ms, max_in_flight, summary_interval_s)
 
 json fleet_uplink_schema() {
-  return with_shared_keys(json::parse(R"({
-    "type": "object", "additionalProperties": false, "default": {},
-    "properties": {
-      "broker": {"type": "string", "default": ""},
-      "device": {"type": "string", "default": ""},
-      "topic_prefix": {"type": "string", "minLength": 1, "default": "mcpud"},
-      "mqtt_version": {"type": "string", "enum": ["5", "3.1.1"], "default": "5"},
-      "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 30},
-      "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 64},
-      "summary_interval_s": {"type": "integer", "minimum": 0, "maximum": 86400, "default": 0}
-    }
-  })"),
-                          {"username", "password", "password_file", "tls", "ca_file", "cert_file", "key_file",
-                           "insecure_skip_verify", "retry_max_ms"});
+  return uplink_table_schema(R"({
+    "broker": {"type": "string", "default": ""},
+    "device": {"type": "string", "default": ""},
+    "topic_prefix": {"type": "string", "minLength": 1, "default": "mcpud"},
+    "mqtt_version": {"type": "string", "enum": ["5", "3.1.1"], "default": "5"},
+    "keepalive_s": {"type": "integer", "minimum": 5, "maximum": 65535, "default": 30},
+    "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 64},
+    "summary_interval_s": {"type": "integer", "minimum": 0, "maximum": 86400, "default": 0}
+  })",
+                             {"username", "password", "password_file", "tls", "ca_file", "cert_file", "key_file",
+                              "insecure_skip_verify", "retry_max_ms"});
 }
 
 std::expected<FleetUplinkConfig, std::string> parse_fleet_uplink(const json& fleet) {

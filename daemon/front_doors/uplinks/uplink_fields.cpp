@@ -31,8 +31,10 @@ const nlohmann::json& shared_key_declarations() {
 
 }  // namespace
 
-nlohmann::json with_shared_keys(nlohmann::json schema, std::initializer_list<std::string_view> keys) {
-  for (const auto key : keys) {
+nlohmann::json uplink_table_schema(const char* properties, std::initializer_list<std::string_view> shared_keys) {
+  auto schema = nlohmann::json::parse(R"({"type": "object", "additionalProperties": false, "default": {}})");
+  schema["properties"] = nlohmann::json::parse(properties);
+  for (const auto key : shared_keys) {
     const std::string name(key);
     schema["properties"][name] = shared_key_declarations().at(name);
   }

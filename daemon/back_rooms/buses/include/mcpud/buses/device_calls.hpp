@@ -7,6 +7,8 @@
 #include <functional>
 #include <string>
 
+#include "mcpud/core/error.hpp"
+
 namespace mcpud::buses {
 
 struct DeviceCalls {
@@ -19,6 +21,12 @@ struct DeviceCalls {
 
 // The real ones: open(O_RDWR | O_CLOEXEC), ioctl(2), close(2).
 DeviceCalls system_calls();
+
+// Why `path` did not open (`error`, a positive errno). Absent: OPEN_ERROR, with
+// `missing` saying how to get the device. Denied: NOT_AUTHORIZED, naming `group`,
+// which the udev rule gives `nodes` to.
+Error device_open_error(int error, const std::string& path, const std::string& missing, const std::string& group,
+                        const std::string& nodes);
 
 // An open device, closed when it goes. Event loop only, like its calls.
 class DeviceFd {

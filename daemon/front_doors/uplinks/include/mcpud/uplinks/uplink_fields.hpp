@@ -15,11 +15,12 @@
 
 namespace mcpud::uplinks {
 
-// Adds to `schema` (an object schema) the declarations of `keys` that several
-// uplink tables share, written once here: the secrets (token, token_file,
+// The schema of an uplink table: an object that takes only `properties` (JSON
+// text) and `shared_keys`, defaulting to {}. Shared keys are the declarations
+// several uplink tables share, written once here: the secrets (token, token_file,
 // username, password, password_file), the TLS keys (tls, ca_file, cert_file,
-// key_file, insecure_skip_verify) and retry_max_ms. Returns the schema.
-nlohmann::json with_shared_keys(nlohmann::json schema, std::initializer_list<std::string_view> keys);
+// key_file, insecure_skip_verify) and retry_max_ms.
+nlohmann::json uplink_table_schema(const char* properties, std::initializer_list<std::string_view> shared_keys);
 
 // Parses "host:port" or "[v6]:port". Errors read "<key>: expected host:port,
 // e.g. <example>, got '<text>'".
