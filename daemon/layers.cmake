@@ -35,7 +35,7 @@ option(MCPUD_PCH "Precompile the heavy headers of each layer (off for clang-tidy
 # 100 MB, so one per layer filled gigabytes. It is made in a target of its own
 # that defines no macros: a macro defined where a header was precompiled but not
 # where it is used would make GCC skip it.
-if(MCPUD_PCH)
+if(MCPUD_PCH AND NOT CMAKE_SCRIPT_MODE_FILE)  # the layer check includes this file as a script
   file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/pch_anchor.cpp "// The target that owns mcpud's precompiled header.\n")
   add_library(mcpud_pch OBJECT ${CMAKE_CURRENT_BINARY_DIR}/pch_anchor.cpp)
   target_precompile_headers(mcpud_pch PRIVATE <nlohmann/json.hpp> <string> <vector> <memory> <functional>)

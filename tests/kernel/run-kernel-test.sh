@@ -32,13 +32,25 @@ if [ -n "$sysroot" ]; then
   done
 fi
 
-# shared_libraries BINARY...: every library they need and the loader, one
-# "PATH-IN-GUEST FILE-TO-COPY" pair a line; fails on a library ldd cannot find.
-# Resolved on the host, or in the library root (the binaries copied into its
-# /tmp, since a chroot sees only the root).
+# Libraries mcpud loads only when a configuration needs them (dlopen, so ldd
+# does not list them): libiio for the IIO ADC pins (hal/iio/libiio_on_demand.cpp).
+export MCPUD_ON_DEMAND_LIBRARIES="libiio.so.0"
+
+# shared_libraries BINARY...: every library they need (and the on-demand ones
+# with theirs) and the loader, one "PATH-IN-GUEST FILE-TO-COPY" pair a line;
+# fails on a library ldd or ldconfig cannot find. Resolved on the host, or in
+# the library root (the binaries copied into its /tmp, since a chroot sees only
+# the root).
 shared_libraries() {
   # shellcheck disable=SC2016
-  local resolve='found=$(for binary; do ldd "$binary" || exit 1; done 2>&1) || { echo "$found" >&2; exit 1; }
+  local resolve='loaded=""
+    for soname in $MCPUD_ON_DEMAND_LIBRARIES; do
+      path=$(/sbin/ldconfig -p | awk -v name="$soname" "\$1 == name { print \$NF; exit }")
+      [ -n "$path" ] || { echo "$soname: not installed" >&2; exit 1; }
+      loaded="$loaded $path"
+    done
+    found=$(for binary in "$@" $loaded; do ldd "$binary" || exit 1; done 2>&1) || { echo "$found" >&2; exit 1; }
+    found=$(printf "%s\n" "$found" $loaded)
     if echo "$found" | grep "not found" >&2; then exit 1; fi
     echo "$found" | grep -o "^[[:space:]]*/[^ ]*\|=> /[^ ]*" | grep -o "/.*" | sort -u |
       while read -r lib; do echo "$lib $(readlink -f "$lib")"; done'
