@@ -86,12 +86,13 @@ deb-arm64:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --deb-only
 
 # The platform tests alone (docs/packaging.md): mcpud built and tested on Debian 13, and
-# the arm64 package cross-built, lintian-checked and its mcpud checked under qemu-user,
-# in a Debian 13 root cached in $(BUILD_DIR)/platform. Needs root. `make test` runs them
-# too (ctest -L platform).
+# the arm64 package cross-built, lintian-checked, its mcpud checked under qemu-user and
+# the package installed in an arm64 Debian 13 root, in roots cached in
+# $(BUILD_DIR)/platform. Needs root. `make test` runs them too (ctest -L platform).
 release-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_install.sh $(BUILD_DIR)/platform
 
 clean:
 	rm -rf $(BUILD_DIR)
