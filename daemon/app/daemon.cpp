@@ -222,7 +222,8 @@ struct Daemon::Wiring {
 
   // The serial tools come and go with [serial] enabled; open sessions survive a reload.
   void apply_serial() {
-    registry.set_absence_reason("serial_*", config.serial.enabled ? "" : "the serial tools are off: [serial] enabled = false");
+    registry.set_absence_reason("serial_*",
+                                config.serial.enabled ? "" : "the serial tools are off: [serial] enabled = false");
     if (!config.serial.enabled) {
       registry.remove_owner(serial::kSerialToolsOwner);
       serial_ports.reset();

@@ -14,17 +14,20 @@ namespace {
 
 using nlohmann::json;
 
+// Requests in the shapes hosts send, and the edge cases of each member.
+const std::string_view kPlainRequests[] = {
+    R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gpio_write","arguments":{"pin":2,"value":true}}})",
+    R"( { "method" : "gpio_write" , "params" : {"pin":2,"value":false} , "id" : -7 , "jsonrpc" : "2.0" } )",
+    "{\"jsonrpc\":\"2.0\",\t\"id\":\"abc-1\",\r\n\"method\":\"ping\"}",
+    R"({"jsonrpc":"2.0","id":0,"method":"m","params":{"s":"} ] { \" \\ \u00e9","a":[1,{"b":[]}]}})",
+    R"({"jsonrpc":"2.0","id":123456789012345678,"method":"m","params":{}})",
+    R"({"jsonrpc":"2.0","id":-0,"method":"m"})",
+    R"({"jsonrpc":"1.0","method":"m"})",
+    R"({"id":5,"method":"m"})",
+};
+
 TEST(PlainRequest, GivesWhatTheParserGivesForPlainRequests) {
-  for (const std::string line : {
-           R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gpio_write","arguments":{"pin":2,"value":true}}})",
-           R"( { "method" : "gpio_write" , "params" : {"pin":2,"value":false} , "id" : -7 , "jsonrpc" : "2.0" } )",
-           "{\"jsonrpc\":\"2.0\",\t\"id\":\"abc-1\",\r\n\"method\":\"ping\"}",
-           R"({"jsonrpc":"2.0","id":0,"method":"m","params":{"s":"} ] { \" \\ \u00e9","a":[1,{"b":[]}]}})",
-           R"({"jsonrpc":"2.0","id":123456789012345678,"method":"m","params":{}})",
-           R"({"jsonrpc":"2.0","id":-0,"method":"m"})",
-           R"({"jsonrpc":"1.0","method":"m"})",
-           R"({"id":5,"method":"m"})",
-       }) {
+  for (const std::string line : kPlainRequests) {
     const auto plain = parse_plain_request(line);
     ASSERT_TRUE(plain.has_value()) << line;
     const json parsed = json::parse(line);
@@ -37,22 +40,22 @@ TEST(PlainRequest, GivesWhatTheParserGivesForPlainRequests) {
 
 TEST(PlainRequest, LeavesEveryOtherLineToTheParser) {
   for (const std::string line : {
-           R"([{"jsonrpc":"2.0","id":1,"method":"m"}])",                                    // a batch
+           R"([{"jsonrpc":"2.0","id":1,"method":"m"}])",                                          // a batch
            R"({"session_id":"s","type":"mcp","payload":{"jsonrpc":"2.0","id":1,"method":"m"}})",  // an envelope
-           R"({"jsonrpc":"2.0","id":1,"method":"m","extra":1})",                            // another member
-           R"({"jsonrpc":"2.0","id":1,"id":2,"method":"m"})",                               // a repeated member
-           R"({"jsonrpc":"2.0","\u0069d":1,"method":"m"})",                                 // an escaped key
-           R"({"jsonrpc":"2.0","id":1,"method":"tools\/call"})",                            // an escaped string
-           R"({"jsonrpc":"2.0","id":1,"method":"\u00e9"})",                                 // not ASCII
-           R"({"jsonrpc":"2.0","id":1.0,"method":"m"})",                                    // not an integer
+           R"({"jsonrpc":"2.0","id":1,"method":"m","extra":1})",                                  // another member
+           R"({"jsonrpc":"2.0","id":1,"id":2,"method":"m"})",                                     // a repeated member
+           R"({"jsonrpc":"2.0","\u0069d":1,"method":"m"})",                                       // an escaped key
+           R"({"jsonrpc":"2.0","id":1,"method":"tools\/call"})",                                  // an escaped string
+           R"({"jsonrpc":"2.0","id":1,"method":"\u00e9"})",                                       // not ASCII
+           R"({"jsonrpc":"2.0","id":1.0,"method":"m"})",                                          // not an integer
            R"({"jsonrpc":"2.0","id":1e2,"method":"m"})",
            R"({"jsonrpc":"2.0","id":01,"method":"m"})",
-           R"({"jsonrpc":"2.0","id":1234567890123456789,"method":"m"})",                    // 19 digits
+           R"({"jsonrpc":"2.0","id":1234567890123456789,"method":"m"})",  // 19 digits
            R"({"jsonrpc":"2.0","id":null,"method":"m"})",
-           R"({"jsonrpc":"2.0","id":1,"method":"m","params":[1]})",                         // params not an object
-           R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,}})",                    // params not JSON
+           R"({"jsonrpc":"2.0","id":1,"method":"m","params":[1]})",       // params not an object
+           R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,}})",  // params not JSON
            R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1]})",
-           R"({"jsonrpc":"2.0","id":1,"method":"m"} x)",                                    // trailing bytes
+           R"({"jsonrpc":"2.0","id":1,"method":"m"} x)",  // trailing bytes
            R"({"jsonrpc":"2.0","id":1,"method":"m",})",
            R"({"jsonrpc":"2.0","id":1,"method":"m")",
            R"({})",

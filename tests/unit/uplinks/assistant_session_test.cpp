@@ -50,7 +50,7 @@ class AssistantSessionTest : public ::testing::Test {
     dialects::install_mcp_dialect(
         dispatcher_, hub_,
         {[] { return std::string("board"); }, "1.0", [] { return std::size_t{8000}; }, [] { return json::array(); },
-         [](std::string_view) -> Result<json> { return json::object(); }});
+         [](std::string_view, ToolReply reply) { reply(json::object()); }});
   }
 
   std::shared_ptr<AssistantSession> start(std::chrono::milliseconds hello_timeout = std::chrono::seconds(10)) {
