@@ -8,7 +8,7 @@ ifdef CI
 CMAKE_FLAGS += -DMCPUD_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test lint format bench bench-mcp bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 release-check clean
+.PHONY: all deps configure build run test lint format bench bench-mcp bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 deb-arm64-bookworm release-check clean
 
 all: build
 
@@ -85,13 +85,23 @@ deb:
 deb-arm64:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --deb-only
 
-# The platform tests alone (docs/packaging.md): mcpud built and tested on Debian 13, and
-# the arm64 package cross-built, lintian-checked and its mcpud checked under qemu-user,
-# in a Debian 13 root cached in $(BUILD_DIR)/platform. Needs root. `make test` runs them
-# too (ctest -L platform).
+# The same for 64-bit Raspberry Pi OS bookworm (Debian 12: libgpiod 1, sdbus-c++ 1), in a
+# cached Debian 12 root: build/platform/arm64-bookworm-deb/out/mcpud_*_arm64.deb
+deb-arm64-bookworm:
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --deb-only --suite bookworm
+
+# The platform tests (docs/packaging.md), in roots cached in $(BUILD_DIR)/platform:
+# mcpud built and tested on Debian 13; the arm64 package cross-built, lintian-checked,
+# its mcpud checked under qemu-user and the package installed in an arm64 Debian 13
+# root (these three `make test` runs too: ctest -L platform); then what only a release
+# needs, too slow for every CI run: the unit tests cross-built for arm64 and run under
+# qemu-user, and the arm64 package for Raspberry Pi OS bookworm. Needs root.
 release-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_install.sh $(BUILD_DIR)/platform
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_unit.sh $(BUILD_DIR)/platform
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --suite bookworm
 
 clean:
 	rm -rf $(BUILD_DIR)

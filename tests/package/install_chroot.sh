@@ -1,16 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Installs the built package into a clean Debian 12 root (debootstrap minbase,
-# chroot; systemd does not run) and checks what a user gets: the binary, the
-# configuration it accepts, the system user and groups, the enabled unit, and
+# chroot; systemd does not run) with `apt-get install ./mcpud_*.deb`, as a user
+# does, and checks what a user gets: the binary, the configuration it accepts, the
+# system user and groups, the enabled unit, the daemon running as its user, and
 # that an upgrade keeps the user's edits and a purge cleans up.
 # Usage: install_chroot.sh DEB CACHE_DIR
-# The root is cached in CACHE_DIR, keyed on the date, mirror, suite and package
-# list, so reruns on the same day reuse it. Needs root (debootstrap, chroot).
+# MCPUD_CHROOT_SUITE picks another Debian release (e.g. trixie). A package of
+# another architecture (arm64) goes into a root of that architecture, made with
+# `debootstrap --foreign` and finished inside under emulation: that needs a
+# binfmt_misc handler for it (tests/platform/arm64_install.sh registers qemu-user).
+# The root is cached in CACHE_DIR, keyed on the date, mirror, suite, architecture
+# and package list, so reruns on the same day reuse it. Needs root (debootstrap, chroot).
 set -euo pipefail
 deb=$(realpath "$1")
 cache=$(realpath -m "$2")
 suite=${MCPUD_CHROOT_SUITE:-bookworm}
+arch=$(dpkg-deb -f "$deb" Architecture)
+host_arch=$(dpkg --print-architecture)
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install_chroot: needs root for debootstrap and chroot; skipped" >&2
@@ -18,15 +25,16 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 command -v debootstrap >/dev/null || { echo "install_chroot: debootstrap missing (scripts/deps/package.list)" >&2; exit 1; }
 
-# The Debian mirror apt already uses (deb822 .sources or one-line format).
+# The Debian mirror apt already uses for the suite (deb822 .sources or one-line
+# format; either file may be missing).
 mirror=${MCPUD_DEBIAN_MIRROR:-}
 if [ -z "$mirror" ]; then
   mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    awk -v s="$suite" '/^URIs:/ {u=$2} /^Suites:/ {for (i = 2; i <= NF; i++) if ($i == s) print u}' | head -1)
+    awk -v s="$suite" '/^URIs:/ {u=$2} /^Suites:/ {for (i = 2; i <= NF; i++) if ($i == s) print u}' | head -1 || true)
 fi
 if [ -z "$mirror" ]; then
   mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-    awk -v s="$suite" '$1 == "deb" && $3 == s {print $2}' | head -1)
+    awk -v s="$suite" '$1 == "deb" && $3 == s {print $2}' | head -1 || true)
 fi
 mirror=${mirror:-http://deb.debian.org/debian}
 
@@ -34,19 +42,36 @@ mirror=${mirror:-http://deb.debian.org/debian}
 # root, so installing needs no network: dpkg checks the versions.
 include=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -e 's/|.*//' -e 's/(.*)//' -e 's/[[:space:]]//g' |
   grep -v '^$' | sort -u | paste -sd, -)
-key=$( (date +%Y-%m-%d; echo "$suite $mirror $include") | sha256sum | cut -c1-16)
+key=$( (date +%Y-%m-%d; echo "$suite $arch $mirror $include") | sha256sum | cut -c1-16)
 root_cache="$cache/root-$key"
 
 mkdir -p "$cache"
 if [ ! -e "$root_cache/.complete" ]; then
   find "$cache" -mindepth 1 -maxdepth 1 -name 'root-*' -exec rm -rf {} +
-  echo "install_chroot: debootstrap $suite from $mirror with $include"
+  echo "install_chroot: debootstrap $suite ($arch) from $mirror with $include"
   start=$(date +%s)
-  debootstrap --variant=minbase --include="$include" "$suite" "$root_cache.tmp" "$mirror" >"$cache/debootstrap.log" 2>&1 || {
+  rm -rf "$root_cache.tmp"
+  foreign=()
+  [ "$arch" = "$host_arch" ] || foreign=(--foreign "--arch=$arch")
+  debootstrap "${foreign[@]}" --variant=minbase --include="$include" "$suite" "$root_cache.tmp" "$mirror" \
+    >"$cache/debootstrap.log" 2>&1 || {
     tail -n 30 "$cache/debootstrap.log" >&2
     echo "install_chroot: debootstrap failed; log in $cache/debootstrap.log" >&2
     exit 1
   }
+  if [ "$arch" != "$host_arch" ]; then
+    # The second stage runs the root's own ($arch) programs: emulated through binfmt_misc.
+    chroot "$root_cache.tmp" /bin/true 2>/dev/null || {
+      echo "install_chroot: cannot run $arch programs (no binfmt_misc handler for $arch; tests/platform/arm64_install.sh registers one)" >&2
+      exit 1
+    }
+    echo "install_chroot: debootstrap's first stage done in $(( $(date +%s) - start )) s; the second runs under emulation"
+    chroot "$root_cache.tmp" /debootstrap/debootstrap --second-stage >>"$cache/debootstrap.log" 2>&1 || {
+      tail -n 30 "$cache/debootstrap.log" >&2
+      echo "install_chroot: debootstrap's second stage failed; log in $cache/debootstrap.log" >&2
+      exit 1
+    }
+  fi
   rm -rf "$root_cache.tmp"/var/cache/apt/archives/*.deb
   touch "$root_cache.tmp/.complete"
   mv "$root_cache.tmp" "$root_cache"
@@ -75,7 +100,8 @@ expect() {  # expect DESCRIPTION COMMAND...: runs in the root, fails with its ou
 printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
 chmod +x "$root/usr/sbin/policy-rc.d"
 
-expect "install" dpkg -i /tmp/mcpud.deb >/dev/null || { echo "install_chroot: install failed" >&2; exit 1; }
+# The package's dependencies are in the root already, so apt needs no package lists.
+expect "install" apt-get install -y -q /tmp/mcpud.deb >/dev/null || { echo "install_chroot: install failed" >&2; exit 1; }
 version=$(dpkg-deb -f "$deb" Version)
 [ "$(expect "version" /usr/sbin/mcpud --version)" = "mcpud $version" ] || fail "mcpud --version is not $version"
 expect "check-config" /usr/sbin/mcpud --check-config /etc/mcpud/mcpud.toml >/dev/null
@@ -145,4 +171,4 @@ expect "purge" dpkg --purge mcpud >/dev/null
 [ ! -e "$root/usr/sbin/mcpud" ] || fail "/usr/sbin/mcpud is left after purge"
 
 if [ "$failures" -ne 0 ]; then echo "install_chroot: $failures problem(s)" >&2; exit 1; fi
-echo "install_chroot: installed, configured, upgraded and purged cleanly in a fresh $suite root"
+echo "install_chroot: installed, configured, upgraded and purged cleanly in a fresh $suite $arch root"

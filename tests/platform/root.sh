@@ -65,6 +65,40 @@ in_root() {
   ' in_root "$root" "$source" "$cache" "$@"
 }
 
+# Installs in ROOT what cross-building for arm64 needs: the package's own build
+# dependencies for arm64 (debian/control, without the tests' <!nocheck> ones), the
+# cross compiler, ccache, qemu-user, python3 (the protocol check) and the packaging
+# tools, plus EXTRA... (e.g. :arm64 test libraries). Output goes to LOG.
+install_arm64_deps() {
+  local root=$1 source=$2 cache=$3 log=$4
+  shift 4
+  in_root "$root" "$source" "$cache" /bin/bash -c '
+    set -e
+    cd "$1"
+    shift
+    scripts/install-deps.sh package
+    dpkg --print-foreign-architectures | grep -qx arm64 || { dpkg --add-architecture arm64; apt-get update -qq; }
+    missing=""
+    for package in "$@"; do dpkg -s "$package" >/dev/null 2>&1 || missing=yes; done
+    if [ -n "$missing" ] || ! dpkg-checkbuilddeps -a arm64 -P nocheck debian/control 2>/dev/null ||
+       ! command -v aarch64-linux-gnu-g++ >/dev/null || ! command -v qemu-aarch64 >/dev/null ||
+       ! command -v ccache >/dev/null || ! command -v python3 >/dev/null; then
+      apt-get update -qq
+      apt-get install -y -qq --no-install-recommends crossbuild-essential-arm64 qemu-user ccache python3 "$@"
+      apt-get build-dep -y -qq --no-install-recommends -a arm64 -P nocheck ./
+    fi' deps "$source" "$@" >"$log" 2>&1 || {
+    tail -n 30 "$log" >&2
+    echo "platform: installing the arm64 build dependencies failed; log in $log" >&2
+    return 1
+  }
+}
+
+# The unit test suites, one per directory of tests/unit (CMake targets LAYER_tests).
+unit_layers() {
+  local dir
+  for dir in "$1"/tests/unit/*/; do basename "$dir"; done
+}
+
 # Runs the gtest binaries BINARY... (each prefixed by RUNNER..., e.g. a qemu-user
 # command, when PLATFORM_RUNNER is set) and prints one line per suite with its
 # counts; returns non-zero when any test failed.

@@ -27,7 +27,8 @@ const std::string_view kPlainRequests[] = {
 };
 
 TEST(PlainRequest, GivesWhatTheParserGivesForPlainRequests) {
-  for (const std::string line : kPlainRequests) {
+  for (const std::string_view request : kPlainRequests) {
+    const std::string line(request);  // string's constructor from string_view is explicit (g++ 14 holds to it)
     const auto plain = parse_plain_request(line);
     ASSERT_TRUE(plain.has_value()) << line;
     const json parsed = json::parse(line);
