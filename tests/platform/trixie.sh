@@ -50,7 +50,7 @@ grep -E 'mcpud: (GPIO backend|sdbus-c\+\+)' "$work/trixie-configure.log" | sed '
 grep -q 'gpio/gpio_v2.cpp' "$work/trixie-configure.log" || { echo "platform: not the libgpiod v2 backend" >&2; exit 1; }
 grep -q 'sdbus_compat_v2.cpp' "$work/trixie-configure.log" || { echo "platform: not the sdbus-c++ 2 glue" >&2; exit 1; }
 
-unit=(core hal io pins serial bridge dialects http uplinks app mqtt)
+mapfile -t unit < <(unit_layers "$source")  # every suite of tests/unit
 # build_targets TARGET...: builds them in the root, or shows the errors.
 : >"$work/trixie-build.log"
 build_targets() {
