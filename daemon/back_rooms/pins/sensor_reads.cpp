@@ -62,6 +62,11 @@ SensorReads::~SensorReads() {
 void SensorReads::read(const std::shared_ptr<hal::SensorInput>& sensor, Done done) {
   if (!sensor->slow()) return done(sensor->read());
   auto [entry, fresh] = pending_.try_emplace(sensor.get());
+  if (entry->second.waiting.size() >= kMaxWaiting) {
+    return done(std::unexpected(hal::HalError{
+        hal::HalError::Kind::Io, "the sensor is busy: " + std::to_string(kMaxWaiting) +
+                                     " reads already wait for its conversion; try again when they are answered"}));
+  }
   entry->second.waiting.push_back(std::move(done));
   if (!fresh) return;  // shares the read in flight
   entry->second.sensor = sensor;

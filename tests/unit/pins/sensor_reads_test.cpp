@@ -10,6 +10,7 @@
 #include <atomic>
 #include <future>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -68,6 +69,30 @@ TEST(SensorReads, SlowSensorAnswersOnTheLoopAndCallersShareOneRead) {
   while (values.size() < 2) io.run_one();
   EXPECT_EQ(values, (std::vector<double>{21.5, 21.5}));
   EXPECT_EQ(sensor->reads, 1);
+  EXPECT_FALSE(reads.in_flight(*sensor));
+}
+
+TEST(SensorReads, CallersWaitingForOneReadAreBounded) {
+  boost::asio::io_context io;
+  SensorReads reads(io);
+  auto sensor = std::make_shared<GatedSensor>(true);
+  std::size_t values = 0;
+  std::vector<std::string> refusals;
+  const auto count = [&](const hal::HalResult<double>& v) {
+    if (v) {
+      ++values;
+    } else {
+      refusals.push_back(v.error().message);
+    }
+  };
+  for (std::size_t i = 0; i < SensorReads::kMaxWaiting + 3; ++i) reads.read(sensor, count);
+  ASSERT_EQ(refusals.size(), 3u) << "the callers past the bound are answered at once";
+  EXPECT_NE(refusals.front().find("the sensor is busy"), std::string::npos) << refusals.front();
+  sensor->gate.set_value();
+  auto work = boost::asio::make_work_guard(io);
+  while (values < SensorReads::kMaxWaiting) io.run_one();
+  EXPECT_EQ(sensor->reads, 1);
+  // The read answered, so the next caller starts a new one.
   EXPECT_FALSE(reads.in_flight(*sensor));
 }
 

@@ -28,6 +28,10 @@ class SensorReads {
   // sensor has at most one read in flight, so only a board with this many
   // slow sensors, or several reloads during one read, can reach it).
   static constexpr std::size_t kMaxQueued = 64;
+  // Callers sharing one sensor's read in flight, beyond which a read fails at
+  // once: a client pipelining reads of a 1-Wire thermometer cannot grow the
+  // list without bound while it converts.
+  static constexpr std::size_t kMaxWaiting = 256;
 
   // Borrows `io`, which must outlive this object; results are posted to it.
   explicit SensorReads(boost::asio::io_context& io);
@@ -40,7 +44,8 @@ class SensorReads {
 
   // Calls `done` with `sensor`'s value: at once for a fast sensor, later on the
   // event loop for a slow one. A slow sensor with a read in flight shares it:
-  // every caller gets the same value and the sensor is read once.
+  // every caller gets the same value and the sensor is read once (at most
+  // kMaxWaiting callers; more are told the sensor is busy).
   void read(const std::shared_ptr<hal::SensorInput>& sensor, Done done);
   // True while a slow read of `sensor` is queued or in flight.
   bool in_flight(const hal::SensorInput& sensor) const { return pending_.contains(&sensor); }
