@@ -10,11 +10,17 @@
 # day in WORK/arm64-install. The static qemu-aarch64 comes from WORK/trixie-root
 # (arm64.sh installs it); it is registered as binfmt_misc handler "mcpud-aarch64"
 # for the run and removed afterwards, leaving the machine's handlers as they were.
-# Usage: arm64_install.sh WORK   Needs root; prints the time of each step.
+# --suite bookworm installs the Debian 12 package (arm64.sh --suite bookworm) in a
+# Debian 12 arm64 root instead.
+# Usage: arm64_install.sh WORK [--suite bookworm]   Needs root; prints the time of each step.
 set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 source=$(realpath "$here/../..")
 work=$(realpath -m "$1")
+suite=trixie
+if [ "${2:-}" = --suite ]; then suite=${3:?--suite needs a Debian release name}; fi
+debs_dir=$work/arm64-deb/out
+[ "$suite" = trixie ] || debs_dir=$work/arm64-$suite-deb/out
 binfmt=/proc/sys/fs/binfmt_misc
 handler=mcpud-aarch64
 # shellcheck source=tests/platform/root.sh
@@ -24,9 +30,9 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "platform: needs root for binfmt_misc, debootstrap and chroot; skipped" >&2
   exit 77
 fi
-debs=("$work"/arm64-deb/out/mcpud_*_arm64.deb)
+debs=("$debs_dir"/mcpud_*_arm64.deb)
 deb=${debs[0]}
-[ -e "$deb" ] || { echo "platform: no arm64 package in $work/arm64-deb/out: run arm64.sh (make deb-arm64) first" >&2; exit 1; }
+[ -e "$deb" ] || { echo "platform: no arm64 package in $debs_dir: run arm64.sh --suite $suite first" >&2; exit 1; }
 [ -x "$work/trixie-root/usr/bin/qemu-aarch64" ] ||
   { echo "platform: no qemu-aarch64 in $work/trixie-root: run arm64.sh first" >&2; exit 1; }
 
@@ -49,6 +55,6 @@ mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\x
 printf '%s' ":$handler:M::$magic:$mask:$work/qemu-aarch64-static:F" >"$binfmt/register"
 step "qemu-aarch64 registered with binfmt_misc"
 
-MCPUD_CHROOT_SUITE=trixie nice -n 15 "$source/tests/package/install_chroot.sh" "$deb" "$work/arm64-install"
-step "the arm64 package installed and checked in a Debian 13 arm64 root"
+MCPUD_CHROOT_SUITE=$suite nice -n 15 "$source/tests/package/install_chroot.sh" "$deb" "$work/arm64-install"
+step "the arm64 package installed and checked in a $suite arm64 root"
 echo "platform: arm64 install: $PLATFORM_WALL s in all (CPU $PLATFORM_CPU s)"
