@@ -95,8 +95,9 @@ deb-arm64-bookworm:
 # its mcpud checked under qemu-user and the package installed in an arm64 Debian 13
 # root (these three `make test` runs too: ctest -L platform); then what only a release
 # needs, too slow for every CI run: the unit tests cross-built for arm64 and run under
-# qemu-user, and the arm64 package for Raspberry Pi OS bookworm, installed in an arm64
-# Debian 12 root. Needs root.
+# qemu-user, the arm64 package for Raspberry Pi OS bookworm installed in an arm64
+# Debian 12 root, and the amd64 package for Debian 13 installed in a Debian 13 root.
+# Needs root.
 release-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform
@@ -104,6 +105,7 @@ release-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_unit.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --suite bookworm
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_install.sh $(BUILD_DIR)/platform --suite bookworm
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie_package.sh $(BUILD_DIR)/platform
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Debian roots for the platform tests: made once with debootstrap, cached in the
 # build tree, and entered with the source tree and a compiler cache mounted.
-# Sourced by trixie.sh and arm64.sh; needs root (debootstrap, mount, chroot).
+# Sourced by the scripts of tests/platform; needs root (debootstrap, mount, chroot).
 
 # The Debian mirror apt already uses for SUITE, or for the host's own suite
 # (deb822 .sources or one-line format); deb.debian.org otherwise.
