@@ -19,14 +19,7 @@ jobs=${MCPUD_PLATFORM_JOBS:-2}
 # shellcheck source=tests/platform/root.sh
 source "$here/root.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "platform: needs root for debootstrap, mount and chroot; skipped" >&2
-  exit 77
-fi
-case "$build" in
-  "$source"/*) ;;
-  *) echo "platform: WORK must lie inside the source tree $source (it is mounted in the root)" >&2; exit 2 ;;
-esac
+require_root_and_work "$build" "$source"
 
 ensure_root trixie "$root"
 step "trixie root ready"

@@ -19,6 +19,20 @@ debian_mirror() {
   echo "${mirror:-http://deb.debian.org/debian}"
 }
 
+# Exits 77 (skipped) unless run as root, and 2 unless WORK lies inside SOURCE
+# (the source tree is what in_root mounts in a root, the work tree with it).
+require_root_and_work() {
+  local work=$1 source=$2
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "platform: needs root for debootstrap, mount and chroot; skipped" >&2
+    exit 77
+  fi
+  case "$work" in
+    "$source"/*) ;;
+    *) echo "platform: WORK must lie inside the source tree $source (it is mounted in the root)" >&2; exit 2 ;;
+  esac
+}
+
 # Makes ROOT (debootstrap --variant=minbase SUITE) unless a complete one is there.
 # Services never start inside (policy-rc.d), and apt resolves names as the host does.
 ensure_root() {
