@@ -249,9 +249,9 @@ struct Daemon::Wiring {
       registry.set_absence_reason(std::string(name.substr(0, name.find('_'))) + "_*", wanted ? "" : absent);
     };
     offer(!config.i2c.buses.empty(), buses::kI2cToolsOwner, "i2c_scan",
-          "no I2C bus is configured: list one in [[i2c.buses]] (docs/hardware.md)", buses::register_i2c_tools);
+          "no I2C bus is configured: list one in [[i2c.buses]], see docs/hardware.md", buses::register_i2c_tools);
     offer(!config.spi.devices.empty(), buses::kSpiToolsOwner, "spi_transfer",
-          "no SPI device is configured: list one in [[spi.devices]] (docs/hardware.md)", buses::register_spi_tools);
+          "no SPI device is configured: list one in [[spi.devices]], see docs/hardware.md", buses::register_spi_tools);
   }
 
   bool start() {
