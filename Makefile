@@ -91,7 +91,7 @@ deb-arm64-bookworm:
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform --deb-only --suite bookworm
 
 # The platform tests (docs/packaging.md), in roots cached in $(BUILD_DIR)/platform:
-# mcpud built and tested on Debian 13; the arm64 package cross-built, lintian-checked,
+# mcpud built with ASan+UBSan and tested on Debian 13; the arm64 package cross-built, lintian-checked,
 # its mcpud checked under qemu-user and the package installed in an arm64 Debian 13
 # root (these three `make test` runs too: ctest -L platform); then what only a release
 # needs, too slow for every CI run: the unit tests cross-built for arm64 and run under
@@ -99,7 +99,7 @@ deb-arm64-bookworm:
 # Debian 12 root, and the amd64 package for Debian 13 installed in a Debian 13 root.
 # Needs root.
 release-check:
-	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform
+	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/trixie.sh $(BUILD_DIR)/platform --sanitize
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_install.sh $(BUILD_DIR)/platform
 	$(if $(filter 0,$(shell id -u)),,sudo) ./tests/platform/arm64_unit.sh $(BUILD_DIR)/platform

@@ -6,18 +6,32 @@
 # from scripts/deps, a build tree in WORK/trixie-build and a compiler cache in
 # WORK/ccache (MCPUD_PLATFORM_CCACHE_DIR overrides it): it runs the unit tests,
 # then (unless --unit-only) the integration and D-Bus tests.
-# Usage: trixie.sh WORK [--unit-only]   Needs root; prints the time of each step.
+# --sanitize builds with g++'s AddressSanitizer and UndefinedBehaviorSanitizer
+# (-DMCPUD_SANITIZE=ON): a report from any test or from an mcpud or mcpuctl a
+# test started fails the run (tests/sanitize/reports.sh). The ctest does that, so
+# CI runs the suites sanitized without a build of its own for them.
+# Usage: trixie.sh WORK [--unit-only] [--sanitize]   Needs root; prints the time of each step.
 set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 source=$(realpath "$here/../..")
 work=$(realpath -m "$1")
-unit_only=${2:-}
+shift
+unit_only="" sanitize=OFF
+for option in "$@"; do
+  case "$option" in
+    --unit-only) unit_only=yes ;;
+    --sanitize) sanitize=ON ;;
+    *) echo "trixie: unknown option $option" >&2; exit 2 ;;
+  esac
+done
 root=$work/trixie-root
 build=$work/trixie-build
 cache=$(realpath -m "${MCPUD_PLATFORM_CCACHE_DIR:-$work/ccache}")
 jobs=${MCPUD_PLATFORM_JOBS:-2}
 # shellcheck source=tests/platform/root.sh
 source "$here/root.sh"
+# shellcheck source=tests/sanitize/reports.sh
+source "$source/tests/sanitize/reports.sh"
 
 require_root_and_work "$build" "$source"
 
@@ -35,7 +49,7 @@ step "build dependencies installed"
 werror=OFF
 [ -z "${CI:-}" ] || werror=ON
 in_root "$root" "$source" "$cache" cmake -S "$source" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_WERROR=$werror >"$work/trixie-configure.log" 2>&1 || {
+  -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_WERROR=$werror -DMCPUD_SANITIZE=$sanitize >"$work/trixie-configure.log" 2>&1 || {
   cat "$work/trixie-configure.log" >&2
   exit 1
 }
@@ -64,11 +78,18 @@ build_targets "${targets[@]}"
 step "mcpud, kernel-client and the unit tests built (-j $jobs)"
 
 status=0
+report_dir=$work/trixie-sanitizer-reports
+rm -rf "$report_dir"
+if [ $sanitize = ON ]; then
+  mkdir -p "$report_dir"
+  mapfile -t options < <(sanitizer_options "$report_dir")
+  PLATFORM_RUNNER="env ${options[*]}"  # the options hold no spaces
+fi
 echo "platform: unit tests on trixie"
 run_suites "$root" "$source" "$cache" "$work/trixie-logs" "${binaries[@]}" || status=1
 summary="unit $PLATFORM_PASSED passed, $PLATFORM_FAILED failed"
 step "unit tests run"
-if [ "$unit_only" != "--unit-only" ]; then
+if [ -z "$unit_only" ]; then
   build_targets mcpuctl integration_tests dbus_tests
   step "mcpuctl, the integration and the D-Bus tests built (-j $jobs)"
   echo "platform: integration and D-Bus tests on trixie"
@@ -77,5 +98,6 @@ if [ "$unit_only" != "--unit-only" ]; then
   summary+="; integration and D-Bus $PLATFORM_PASSED passed, $PLATFORM_FAILED failed"
   step "integration and D-Bus tests run"
 fi
+[ $sanitize = OFF ] || fail_on_sanitizer_reports "$report_dir" platform || status=1
 echo "platform: trixie: $summary; $PLATFORM_WALL s in all (CPU $PLATFORM_CPU s)"
 exit $status

@@ -12,26 +12,19 @@ if [ "${1:-}" = --build-dir ]; then build_dir=$2; shift 2; fi
 # The benches are left out: they measure, and test nothing the suites do not.
 if [ ! -f "$build_dir/build.ninja" ]; then
   cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPUD_SANITIZE=ON \
-    -DMCPUD_BUILD_BENCH=OFF >/dev/null
+    -DMCPUD_BUILD_BENCH=OFF -DMCPUD_TEST_PLATFORM=OFF >/dev/null
 fi
 cmake --build "$build_dir"
 
+# shellcheck source=tests/sanitize/reports.sh
+source "$source_dir/tests/sanitize/reports.sh"
 report_dir=$build_dir/sanitizer-reports
 rm -rf "$report_dir" && mkdir -p "$report_dir"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$report_dir/asan
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$report_dir/ubsan
-export LSAN_OPTIONS=log_path=$report_dir/lsan
+while IFS= read -r option; do export "${option?}"; done < <(sanitizer_options "$report_dir")
 status=0
-# Kernel and package tests need QEMU and dpkg, style and layers test no binary,
+# Kernel, package and platform tests build their own binaries, style and layers test no binary,
 # and the fuzz targets have their own sanitized tree.
-(cd "$build_dir" && ctest --output-on-failure -j "$(nproc)" --timeout 300 -LE "kernel|package|style|layers|fuzz|sanitize" \
+(cd "$build_dir" && ctest --output-on-failure -j "$(nproc)" --timeout 300 -LE "kernel|package|style|layers|fuzz|sanitize|platform" \
   "$@") || status=$?
-if compgen -G "$report_dir/*" >/dev/null; then
-  echo "run-sanitized: sanitizer reports:" >&2
-  for report in "$report_dir"/*; do
-    echo "== $report" >&2
-    head -60 "$report" >&2
-  done
-  exit 1
-fi
+fail_on_sanitizer_reports "$report_dir" run-sanitized || exit 1
 exit $status
