@@ -77,7 +77,10 @@ struct Daemon::Wiring {
   explicit Wiring(Options opts) : options(std::move(opts)) {}
 
   Options options;
-  boost::asio::io_context io{1};
+  // One thread runs the loop and owns every socket, so the reactor need not
+  // lock each descriptor's operations; posting from the sensor worker still
+  // goes through the scheduler's lock.
+  boost::asio::io_context io{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
   config::Config config;
   ToolRegistry registry;
