@@ -56,8 +56,8 @@ void HeapTrimmer::on_quiet_check() {
   if (free_bytes < kWorthTrimming) return;
   const auto before = resident_kib();
   malloc_trim(0);
-  log::debug("memory", "requests stopped: gave back the heap's free pages (", free_bytes / 1024,
-             " KiB free), RSS ", before, " -> ", resident_kib(), " KiB");
+  log::debug("memory", "requests stopped: gave back the heap's free pages (", free_bytes / 1024, " KiB free), RSS ",
+             before, " -> ", resident_kib(), " KiB");
 }
 
 void HeapTrimmer::stop() {

@@ -4,8 +4,8 @@
 // was (the heap's free pages are given back), and the idle daemon is not woken
 // to do it again.
 #include <fstream>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/fixtures.hpp"
