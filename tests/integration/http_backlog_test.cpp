@@ -52,12 +52,12 @@ TEST(HttpBacklog, ToolsChangedManyTimesWhileNoStreamIsOpenWaitsOnce) {
   ASSERT_TRUE(listening) << daemon.log();
   const int port = std::stoi(listening->at(1));
 
-  const auto initialized = exchange_for(
-      port,
-      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-      "Accept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: " +
-          std::to_string(kInitialize.size()) + "\r\n\r\n" + kInitialize,
-      5s);
+  const auto initialized =
+      exchange_for(port,
+                   "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                   "Accept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: " +
+                       std::to_string(kInitialize.size()) + "\r\n\r\n" + kInitialize,
+                   5s);
   std::smatch id;
   ASSERT_TRUE(std::regex_search(initialized, id, std::regex(R"(Mcp-Session-Id: ([^\r]+))", std::regex::icase)))
       << initialized;
