@@ -11,6 +11,7 @@
 
 #include "daemon_resources.hpp"
 #include "front_doors.hpp"
+#include "heap_trimmer.hpp"
 #include "info_tool.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/bridge/bridge_set.hpp"
@@ -77,7 +78,10 @@ struct Daemon::Wiring {
   explicit Wiring(Options opts) : options(std::move(opts)) {}
 
   Options options;
-  boost::asio::io_context io{1};
+  // One thread runs the loop and owns every socket, so the reactor need not
+  // lock each descriptor's operations; posting from the sensor worker still
+  // goes through the scheduler's lock.
+  boost::asio::io_context io{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
   config::Config config;
   ToolRegistry registry;
@@ -85,7 +89,8 @@ struct Daemon::Wiring {
   LogTail log_tail{events};  // the log's last lines, for mcpu://daemon/log
   std::shared_ptr<ActivityLog> activity = std::make_shared<ActivityLog>(events);  // every call, while watched
   rpc::Dispatcher dispatcher{registry};
-  rpc::Engine engine{dispatcher};
+  HeapTrimmer heap_trimmer{io, dispatcher};  // every request passes it on its way to the dispatcher
+  rpc::Engine engine{heap_trimmer};
   pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
   buses::BusSettings bus_settings;                      // what the I2C and SPI tools read on each call
@@ -187,7 +192,10 @@ struct Daemon::Wiring {
   void install_front_doors() {
     registry.on_change([this] { publish_if_tools_changed(); });
     registry.observe_calls(activity);
-    sessions.on_change([this] { events.touch_status("clients"); });
+    sessions.on_change([this] {
+      events.touch_status("clients");
+      heap_trimmer.note_activity();  // a client that leaves frees its buffers
+    });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
                                                   auto described = pins::describe_pins(board.table());
@@ -322,6 +330,7 @@ struct Daemon::Wiring {
     stopped = true;
     notifier.stopping();
     status_feed.stop();
+    heap_trimmer.stop();
     uplinks.close();
     doors.close();
     if (dbus_service) dbus_service->close();

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // JSON-RPC 2.0 request validation, dispatch, batches and response encoding.
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/json_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <exception>
 #include <vector>
@@ -55,13 +57,139 @@ class DetachedClient final : public Client {
   void push(std::string) override {}
 };
 
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+template <class Integer>
+void append_integer(std::string& out, Integer value) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
+// Appends `value` exactly as nlohmann's dump writes it, for what requests and
+// replies mostly hold: objects, arrays, ASCII strings, integers, booleans and
+// null. False (with `out` partly written) for anything else: floats (whose
+// shortest form is the serializer's own), non-ASCII strings (checked and
+// repaired as UTF-8 there), binary values, or nesting deeper than it goes.
+// The serializer's set-up (localeconv() included) and its byte-by-byte UTF-8
+// state machine cost more than the whole of a small reply.
+bool append_plain(std::string& out, const json& value, std::size_t depth = 0) {
+  constexpr std::size_t kMaxDepth = 128;
+  switch (value.type()) {
+    case json::value_t::null:
+      out += "null";
+      return true;
+    case json::value_t::boolean:
+      out += value.get<bool>() ? "true" : "false";
+      return true;
+    case json::value_t::number_integer:
+      append_integer(out, value.get<std::int64_t>());
+      return true;
+    case json::value_t::number_unsigned:
+      append_integer(out, value.get<std::uint64_t>());
+      return true;
+    case json::value_t::string: {
+      const auto& text = value.get_ref<const std::string&>();
+      if (!is_ascii(text)) return false;
+      append_json_string(out, text);
+      return true;
+    }
+    case json::value_t::object: {
+      if (depth >= kMaxDepth) return false;
+      out += '{';
+      bool first = true;
+      for (const auto& [key, member] : value.get_ref<const json::object_t&>()) {
+        if (!first) out += ',';
+        first = false;
+        if (!is_ascii(key)) return false;
+        append_json_string(out, key);
+        out += ':';
+        if (!append_plain(out, member, depth + 1)) return false;
+      }
+      out += '}';
+      return true;
+    }
+    case json::value_t::array: {
+      if (depth >= kMaxDepth) return false;
+      out += '[';
+      bool first = true;
+      for (const auto& element : value.get_ref<const json::array_t&>()) {
+        if (!first) out += ',';
+        first = false;
+        if (!append_plain(out, element, depth + 1)) return false;
+      }
+      out += ']';
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// Appends the JSON text of `value` as dump() gives it.
+void append_dump(std::string& out, const json& value) {
+  const std::size_t start = out.size();
+  if (append_plain(out, value)) return;
+  out.resize(start);
+  out += value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  std::size_t clean_from = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text, clean_from, i - clean_from);
+    clean_from = i + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {
+        constexpr char kHex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xf];
+      }
+    }
+  }
+  out.append(text, clean_from);
+  out += '"';
+}
+
+std::string dump(const json& value) {
+  std::string out;
+  append_dump(out, value);
+  return out;
+}
 
 void Client::notify(std::string_view method, const json& params) {
   std::string message = R"({"jsonrpc":"2.0","method":)";
-  message += dump(method);
+  append_dump(message, method);
   message += R"(,"params":)";
-  message += dump(params);
+  append_dump(message, params);
   message += '}';
   push(envelope_session ? wrap_envelope(*envelope_session, message) : std::move(message));
 }
@@ -82,24 +210,12 @@ std::string wrap_envelope(const json& session_id, std::string_view payload) {
   return out;
 }
 
-std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
-
 namespace {
+// Bytes a reply's text starts with room for: most replies fit.
+constexpr std::size_t kReplyReserve = 256;
 // Marks the binary value that holds a serialized_result ('J'SON).
 constexpr std::uint64_t kSerializedSubtype = 0x4a;
 
-// Appends a response's id. Integer ids (what clients send) skip the serializer,
-// whose set-up alone (a localeconv() call) costs more than the digits.
-void append_id(std::string& out, const json& id) {
-  if (!id.is_number_integer()) {
-    out += dump(id);
-    return;
-  }
-  char digits[24];
-  const auto end = id.is_number_unsigned() ? std::to_chars(digits, digits + sizeof digits, id.get<std::uint64_t>()).ptr
-                                           : std::to_chars(digits, digits + sizeof digits, id.get<std::int64_t>()).ptr;
-  out.append(digits, end);
-}
 }  // namespace
 
 json serialized_result(std::string_view json_text) {
@@ -118,14 +234,16 @@ json result_value(const json& result) {
 
 std::string response(const json& id, const ToolResult& result) {
   if (!result) return error_response(id, result.error());
-  std::string out = R"({"jsonrpc":"2.0","id":)";
-  append_id(out, id);
+  std::string out;
+  out.reserve(kReplyReserve);  // one allocation for most replies, not one per doubling
+  out += R"({"jsonrpc":"2.0","id":)";
+  append_dump(out, id);
   out += R"(,"result":)";
   if (is_serialized_result(*result)) {
     const auto& bytes = result->get_binary();
     out.append(bytes.begin(), bytes.end());
   } else {
-    out += dump(*result);
+    append_dump(out, *result);
   }
   out += '}';
   return out;
@@ -136,9 +254,9 @@ std::string error_response(const json& id, const Error& error) {
   if (!error.name.empty()) body["data"]["code"] = error.name;
   if (!error.uri.empty()) body["data"]["uri"] = error.uri;
   std::string out = R"({"jsonrpc":"2.0","id":)";
-  append_id(out, id);
+  append_dump(out, id);
   out += R"(,"error":)";
-  out += dump(body);
+  append_dump(out, body);
   out += '}';
   return out;
 }
@@ -150,12 +268,109 @@ std::string Engine::line_too_long(std::size_t max_line_bytes) {
 
 std::size_t nesting_depth(std::string_view text) { return scan_request_text(text).deepest; }
 
+namespace {
+
+// A valid request, ready for its method.
+struct Call {
+  json id;  // null for a notification
+  bool notification = false;
+  std::string_view method;
+  json params;
+};
+
+// One request between its dispatch and its reply. Shared so that a handler
+// that throws before replying still gets an answer out.
+struct PendingReply {
+  json id;
+  bool notification;
+  // Gets the reply. `lone`: the responder of a request on a line of its own,
+  // called only with a reply; else it takes "" for a request answered with
+  // nothing (a batch counts those).
+  std::function<void(std::string)> done;
+  bool lone;
+  std::string method;
+  std::size_t limit;               // the client's reply_bytes_limit
+  std::size_t own_budget = limit;  // a single message's budget: the whole limit
+  std::size_t* budget = nullptr;   // own_budget, or the batch's
+  CallCancellation cancellation;
+  std::weak_ptr<Client::InFlight> in_flight;  // set while an answer is awaited (cancellable)
+  std::string key;
+  bool sent = false;
+
+  void send(const ToolResult& result) {
+    if (sent) return;
+    sent = true;
+    cancellation.on_cancel(nullptr);  // answered: nothing left to stop (and no cycle through the hook)
+    if (auto waiting = in_flight.lock()) waiting->erase(key);
+    // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
+    if (notification || cancellation.cancelled()) {
+      if (!lone) done({});
+      return;
+    }
+    std::string text = response(id, result);
+    if (text.size() > *budget) {
+      text = error_response(id, reply_too_large(method, text.size(), *budget, limit, budget != &own_budget));
+    }
+    *budget -= std::min(*budget, text.size());
+    done(std::move(text));
+  }
+};
+
+// Hands a valid request to `handler` and sends its reply through `done` (see
+// PendingReply) once it comes.
+void dispatch_call(MethodHandler& handler, Client& client, Call call, std::function<void(std::string)> done, bool lone,
+                   std::size_t* batch_budget) {
+  auto pending = std::make_shared<PendingReply>(PendingReply{std::move(call.id), call.notification, std::move(done),
+                                                             lone, std::string(call.method), client.reply_bytes_limit});
+  pending->budget = batch_budget ? batch_budget : &pending->own_budget;
+  {
+    CallCancellation::Scope current(call.notification ? nullptr : &pending->cancellation);
+    try {
+      handler.handle(client, call.method, std::move(call.params),
+                     [pending](ToolResult result) { pending->send(result); });
+    } catch (const std::exception& e) {
+      pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+    }
+  }
+  // Most calls answer at once; only one still waiting can be cancelled, so only
+  // it is tracked (no cost on the pipelined hot path).
+  if (!pending->sent && !call.notification) {
+    pending->key = dump(pending->id);
+    pending->in_flight = client.in_flight;
+    client.in_flight->insert_or_assign(pending->key,
+                                       std::shared_ptr<CallCancellation>(pending, &pending->cancellation));
+  }
+}
+
+// The request of a plain line when it can go to its method as it is: valid,
+// and not the one notification the engine serves itself.
+std::optional<Call> plain_call(PlainRequest& request) {
+  if (request.jsonrpc != "2.0" || !request.method) return std::nullopt;
+  const bool notification = !request.id.has_value();
+  if (notification && *request.method == "notifications/cancelled") return std::nullopt;
+  return Call{notification ? json(nullptr) : std::move(*request.id), notification, *request.method,
+              request.params ? std::move(*request.params) : json::object()};
+}
+
+}  // namespace
+
 void Engine::handle_line(std::string_view line, Responder respond) {
   auto client = std::make_shared<DetachedClient>();
   handle_line(line, *client, [client, respond = std::move(respond)](std::string reply) { respond(std::move(reply)); });
 }
 
 void Engine::handle_line(std::string_view line, Client& client, Responder respond) {
+  // Most lines are one plain request: only its params may need the parser,
+  // and a valid one goes straight to its method. One read whole by the plain
+  // reader names no member twice and holds no NUL, so when it nests no deeper
+  // than allowed the scan below has nothing to find.
+  auto plain = read_plain_request(line);
+  const auto dispatched_plain = [&] {
+    auto call = plain_call(*plain);
+    if (call) dispatch_call(handler_, client, std::move(*call), std::move(respond), /*lone=*/true, nullptr);
+    return call.has_value();
+  };
+  if (plain && plain->depth != 0 && plain->depth <= limits_.max_depth && dispatched_plain()) return;
   // One pass before parsing: the depth bound, and the members the parser would
   // keep only the last of.
   const auto scan = scan_request_text(line);
@@ -166,9 +381,9 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
   }
   // The parser stops at a NUL as at the end: bytes after it would be ignored silently.
   const bool has_nul = line.find('\0') != std::string_view::npos;
-  // Most lines are one plain request: only its params need the parser.
-  auto plain = has_nul || !scan.repeated.empty() ? std::nullopt : parse_plain_request(line);
-  json message = plain ? std::move(*plain) : json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (has_nul || !scan.repeated.empty()) plain.reset();
+  if (plain && plain->parsed_params && dispatched_plain()) return;
+  json message = plain ? std::move(*plain).to_json() : json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded() || has_nul) {
     respond(error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     return;
@@ -268,53 +483,8 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     done({});
     return;
   }
-  // Shared so that a handler that throws before replying still gets an answer out.
-  struct PendingReply {
-    json id;
-    bool notification;
-    std::function<void(std::string)> done;
-    std::string method;
-    std::size_t limit;               // the client's reply_bytes_limit
-    std::size_t own_budget = limit;  // a single message's budget: the whole limit
-    std::size_t* budget = nullptr;   // own_budget, or the batch's
-    CallCancellation cancellation;
-    std::weak_ptr<Client::InFlight> in_flight;  // set while an answer is awaited (cancellable)
-    std::string key;
-    bool sent = false;
-    void send(const ToolResult& result) {
-      if (sent) return;
-      sent = true;
-      cancellation.on_cancel(nullptr);  // answered: nothing left to stop (and no cycle through the hook)
-      if (auto waiting = in_flight.lock()) waiting->erase(key);
-      // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
-      if (notification || cancellation.cancelled()) return done({});
-      std::string text = response(id, result);
-      if (text.size() > *budget) {
-        text = error_response(id, reply_too_large(method, text.size(), *budget, limit, budget != &own_budget));
-      }
-      *budget -= std::min(*budget, text.size());
-      done(std::move(text));
-    }
-  };
-  auto pending = std::make_shared<PendingReply>(PendingReply{std::move(id), is_notification, std::move(done),
-                                                             method_it->get<std::string>(), client.reply_bytes_limit});
-  pending->budget = batch_budget ? batch_budget : &pending->own_budget;
-  {
-    CallCancellation::Scope current(is_notification ? nullptr : &pending->cancellation);
-    try {
-      handler_.handle(client, method, std::move(params), [pending](ToolResult result) { pending->send(result); });
-    } catch (const std::exception& e) {
-      pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
-    }
-  }
-  // Most calls answer at once; only one still waiting can be cancelled, so only
-  // it is tracked (no cost on the pipelined hot path).
-  if (!pending->sent && !is_notification) {
-    pending->key = dump(pending->id);
-    pending->in_flight = client.in_flight;
-    client.in_flight->insert_or_assign(pending->key,
-                                       std::shared_ptr<CallCancellation>(pending, &pending->cancellation));
-  }
+  dispatch_call(handler_, client, {std::move(id), is_notification, method, std::move(params)}, std::move(done),
+                /*lone=*/false, batch_budget);
 }
 
 void Client::cancel_pending() {

@@ -2,6 +2,7 @@
 // The fast path for request lines of the common shape (see plain_request.hpp).
 #include "plain_request.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -66,6 +67,40 @@ class PlainReader {
     return json(static_cast<std::uint64_t>(value));
   }
 
+  // The value that starts here when it holds only what hosts' calls mostly
+  // hold (objects, arrays, strings as ascii_string() takes them, integers as
+  // small_integer() does, true, false, null, nested at most kMaxDepth deep),
+  // built as the parser builds it; nullopt for anything else, with the reader
+  // somewhere inside it. The parser's lexer copies every byte it reads into
+  // buffers of its own: for a small params object that is most of the parse.
+  std::optional<json> plain_value(std::size_t depth) {
+    switch (peek()) {
+      case '{':
+        return plain_object(depth);
+      case '[':
+        return plain_array(depth);
+      case '"': {
+        const auto text = ascii_string();
+        if (!text) return std::nullopt;
+        return json(std::string(*text));
+      }
+      case 't':
+        return literal("true", json(true));
+      case 'f':
+        return literal("false", json(false));
+      case 'n':
+        return literal("null", json(nullptr));
+      default:
+        return small_integer();
+    }
+  }
+
+  std::size_t position() const { return at_; }
+  // The deepest nesting plain_value() went through, counting containers as
+  // nesting_depth() does.
+  std::size_t deepest() const { return deepest_; }
+  void rewind(std::size_t position) { at_ = position; }
+
   // The text of the object that starts here, up to its matching brace (strings
   // skipped); the parser checks it.
   std::optional<std::string_view> object_text() {
@@ -87,6 +122,48 @@ class PlainReader {
   }
 
  private:
+  static constexpr std::size_t kMaxDepth = 32;
+
+  std::optional<json> literal(std::string_view word, json value) {
+    if (text_.substr(at_, word.size()) != word) return std::nullopt;
+    at_ += word.size();
+    return value;
+  }
+
+  // The object or array opening with `open` here, `container` filled by
+  // `read_one` for each comma-separated member or element.
+  template <class ReadOne>
+  std::optional<json> plain_container(std::size_t depth, char open, char close, json container, ReadOne read_one) {
+    if (depth >= kMaxDepth || !take(open)) return std::nullopt;
+    deepest_ = std::max(deepest_, depth + 1);
+    if (take(close)) return container;
+    do {
+      if (!read_one(container)) return std::nullopt;
+    } while (take(','));
+    if (!take(close)) return std::nullopt;
+    return container;
+  }
+
+  std::optional<json> plain_object(std::size_t depth) {
+    return plain_container(depth, '{', '}', json::object(), [&](json& object) {
+      const auto key = ascii_string();
+      if (!key || !take(':')) return false;
+      auto member = plain_value(depth + 1);
+      if (!member) return false;
+      object[std::string(*key)] = std::move(*member);  // of two equal keys the last stays, as with the parser
+      return true;
+    });
+  }
+
+  std::optional<json> plain_array(std::size_t depth) {
+    return plain_container(depth, '[', ']', json::array(), [&](json& array) {
+      auto element = plain_value(depth + 1);
+      if (!element) return false;
+      array.push_back(std::move(*element));
+      return true;
+    });
+  }
+
   // From the opening quote at at_ to the closing one (at_ left on it).
   bool skip_string() {
     for (++at_; at_ < text_.size(); ++at_) {
@@ -101,6 +178,7 @@ class PlainReader {
 
   std::string_view text_;
   std::size_t at_ = 0;
+  std::size_t deepest_ = 0;
 };
 
 enum Member : unsigned { kJsonrpc = 1, kId = 2, kMethod = 4, kParams = 8 };
@@ -114,33 +192,36 @@ Member member_of(std::string_view key) {
 }
 
 // Reads the value of `member` into `request`; false when it is not of the common shape.
-bool read_member(PlainReader& reader, Member member, json& request) {
+bool read_member(PlainReader& reader, Member member, PlainRequest& request) {
   switch (member) {
     case kJsonrpc:
-    case kMethod: {
-      const auto text = reader.ascii_string();
-      if (!text) return false;
-      request[member == kJsonrpc ? "jsonrpc" : "method"] = std::string(*text);
-      return true;
-    }
+      request.jsonrpc = reader.ascii_string();
+      return request.jsonrpc.has_value();
+    case kMethod:
+      request.method = reader.ascii_string();
+      return request.method.has_value();
     case kId: {
       if (reader.peek() == '"') {
         const auto text = reader.ascii_string();
         if (!text) return false;
-        request["id"] = std::string(*text);
+        request.id = json(std::string(*text));
         return true;
       }
-      auto id = reader.small_integer();
-      if (!id) return false;
-      request["id"] = std::move(*id);
-      return true;
+      request.id = reader.small_integer();
+      return request.id.has_value();
     }
     case kParams: {
+      const auto start = reader.position();
+      if (reader.peek() != '{') return false;
+      request.params = reader.plain_value(1);  // inside the request object
+      if (request.params) return true;
+      request.parsed_params = true;
+      reader.rewind(start);
       const auto text = reader.object_text();
       if (!text) return false;
       json params = json::parse(*text, nullptr, /*allow_exceptions=*/false);
       if (params.is_discarded()) return false;
-      request["params"] = std::move(params);
+      request.params = std::move(params);
       return true;
     }
   }
@@ -149,10 +230,10 @@ bool read_member(PlainReader& reader, Member member, json& request) {
 
 }  // namespace
 
-std::optional<json> parse_plain_request(std::string_view line) {
+std::optional<PlainRequest> read_plain_request(std::string_view line) {
   PlainReader reader(line);
   if (!reader.take('{') || reader.peek() == '}') return std::nullopt;
-  json request = json::object();
+  PlainRequest request;
   unsigned seen = 0;
   do {
     const auto key = reader.ascii_string();
@@ -163,7 +244,23 @@ std::optional<json> parse_plain_request(std::string_view line) {
     if (!reader.take(':') || !read_member(reader, member, request)) return std::nullopt;
   } while (reader.take(','));
   if (!reader.take('}') || !reader.at_end()) return std::nullopt;
+  request.depth = request.parsed_params ? 0 : std::max<std::size_t>(1, reader.deepest());
   return request;
+}
+
+json PlainRequest::to_json() && {
+  json request = json::object();
+  if (jsonrpc) request["jsonrpc"] = std::string(*jsonrpc);
+  if (id) request["id"] = std::move(*id);
+  if (method) request["method"] = std::string(*method);
+  if (params) request["params"] = std::move(*params);
+  return request;
+}
+
+std::optional<json> parse_plain_request(std::string_view line) {
+  auto request = read_plain_request(line);
+  if (!request) return std::nullopt;
+  return std::move(*request).to_json();
 }
 
 }  // namespace mcpud::rpc

@@ -515,7 +515,8 @@ class Validator {
       const Path step{at, name};
       return fail(&step, "required property is missing");
     }
-    for (auto& [key, member] : value.items()) {
+    // The object's own map: items() builds strings for every member it visits.
+    for (auto& [key, member] : value.get_ref<json::object_t&>()) {
       const Path step{at, key};
       const auto* property = schema.property(key);
       if (!property && schema.additional == Node::Additional::Forbidden) {

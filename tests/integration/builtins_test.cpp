@@ -21,6 +21,30 @@ TEST_F(Builtins, GpioWriteThenGpioReadReturnsTheLevelOnTheOutputAndItsLoopbackIn
   }
 }
 
+// A client subscribed to a pin hears every write of it, whoever writes. The
+// pin_changed event is built only while such a subscriber exists: a client that
+// listens for other things (an MCP session, another pin) hears nothing.
+TEST_F(Builtins, GpioWriteIsPushedToClientsSubscribedToThePinAndNoOneElse) {
+  auto watcher = connect();
+  auto bystander = connect();
+  ASSERT_TRUE(watcher && bystander);
+  bystander->result("initialize", {{"protocolVersion", "2025-06-18"},
+                                   {"capabilities", json::object()},
+                                   {"clientInfo", {{"name", "bystander"}, {"version", "1"}}}});
+  bystander->result("resources/subscribe", {{"uri", "mcpu://pins/fan"}});
+  watcher->result("resources/subscribe", {{"uri", "mcpu://pins/led"}});
+  client().result("gpio_write", {{"pin", 2}, {"value", true}});
+  const auto pushed = watcher->read_line(2s);
+  ASSERT_TRUE(pushed) << "no update of the written pin was pushed";
+  EXPECT_EQ(json::parse(*pushed), json::parse(R"({"jsonrpc":"2.0","method":"notifications/resources/updated",
+      "params":{"uri":"mcpu://pins/led","event":"pin_changed","data":{"pin":2,"name":"led","value":true}}})"));
+  EXPECT_TRUE(bystander->silent_for(500ms)) << "a client subscribed to another pin was told";
+
+  watcher->result("resources/unsubscribe", {{"uri", "mcpu://pins/led"}});
+  client().result("gpio_write", {{"pin", 2}, {"value", false}});
+  EXPECT_TRUE(watcher->silent_for(500ms)) << "told after unsubscribing";
+}
+
 TEST_F(Builtins, GpioReadOfTheSquareWaveButtonIsABoolean) {
   const json reply = client().result("gpio_read", {{"pin", 4}});
   EXPECT_EQ(reply["name"], "button");

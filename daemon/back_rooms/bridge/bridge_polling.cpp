@@ -76,7 +76,7 @@ void McuBridge::note_reading(const json& result) {
     for (const auto* key : {"value", "duty", "volts"}) {
       if (result.contains(key)) pin.reading[key] = result[key];
     }
-    if (events_.listener_count() == 0) return;
+    if (!events_.wanted(EventKind::PinChanged)) return;  // built only for a subscriber that wants it
     json data = pin.reading;
     data["pin"] = pin.number();
     data["name"] = pin.name();

@@ -313,8 +313,9 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
       auto result = fn(pins, args);
-      // Built only when someone listens: gpio_write is the pipelined hot path.
-      if (result && events->listener_count() > 0) {
+      // Built only when someone wants it (a subscriber to the pin's resource,
+      // the fleet uplink): gpio_write is the pipelined hot path.
+      if (result && events->wanted(EventKind::PinChanged)) {
         events->publish({EventKind::PinChanged, (*result)["name"].get<std::string>(), *result});
       }
       reply(std::move(result));

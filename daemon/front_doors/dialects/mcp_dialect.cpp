@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "mcpud/core/json_text.hpp"
 #include "mcpud/dialects/client_session.hpp"
 
 namespace mcpud::dialects {
@@ -226,51 +227,6 @@ Result<json> list_tools_page(const ToolRegistry& registry, const json& params, s
 
 namespace {
 
-// Appends `text` as a JSON string. `text` is valid UTF-8 (rpc::dump's output), so
-// only quotes, backslashes and control characters need escaping, written as
-// nlohmann's serializer writes them.
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  std::size_t clean_from = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text, clean_from, i - clean_from);
-    clean_from = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default: {
-        constexpr char kHex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xf];
-      }
-    }
-  }
-  out.append(text, clean_from);
-  out += '"';
-}
-
 // The error outcomes that stay results (rare): built as a value.
 ToolResult error_call_result(const Error& e) {
   json item = json::object();
@@ -298,7 +254,7 @@ ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
   std::string text;
   text.reserve(2 * value.size() + 96);
   text += R"({"content":[{"text":)";
-  append_json_string(text, value);
+  rpc::append_json_string(text, value);
   text += R"(,"type":"text"}],"isError":false)";
   if (outcome->is_object()) {
     text += R"(,"structuredContent":)";

@@ -2,10 +2,31 @@
 // MCP-over-HTTP session: pushes to the stream or the bounded backlog.
 #include "http_session.hpp"
 
+#include <algorithm>
+
 namespace mcpud::http {
+
+namespace {
+
+// A notification that only says "look again" (a list changed, a resource was
+// updated): a second copy tells a client that has not read the first nothing.
+bool says_look_again(std::string_view message) {
+  return message.find("list_changed\"") != std::string_view::npos ||
+         message.find("\"notifications/resources/updated\"") != std::string_view::npos;
+}
+
+}  // namespace
 
 void McpHttpSession::push(std::string message) {
   if (auto stream = stream_.lock()) return stream->send_event(message);
+  // A session its client left (no stream, no DELETE) would otherwise keep one
+  // copy per change until it expires: a replugged device's every come and go.
+  if (says_look_again(message)) {
+    if (const auto copy = std::find(backlog_.begin(), backlog_.end(), message); copy != backlog_.end()) {
+      backlog_bytes_ -= copy->size();
+      backlog_.erase(copy);
+    }
+  }
   backlog_bytes_ += message.size();
   backlog_.push_back(std::move(message));
   // Oldest first: the client has not been listening, the newest state matters most.

@@ -89,6 +89,7 @@ void FleetUplink::start() {
   events_ = ctx_.events.subscribe([weak](const Event& event) {
     if (auto self = weak.lock()) self->on_event(event);
   });
+  pin_changes_ = ctx_.events.want(EventKind::PinChanged);
   summaries_ = std::make_shared<FleetSummaries>(
       ctx_.io, ctx_.dispatcher, std::chrono::seconds(config_.summary_interval_s),
       [weak](const std::string& pin, const nlohmann::json& summary) {
@@ -106,6 +107,7 @@ void FleetUplink::close() {
   if (closed_) return;
   closed_ = true;
   events_.reset();
+  pin_changes_.reset();
   if (summaries_) summaries_->stop();
   if (client_.connected()) (void)client_.publish({topics_.status(), "offline", 1, true});
   client_.stop();

@@ -76,6 +76,8 @@ class FleetUplink : public std::enable_shared_from_this<FleetUplink> {
   FleetTopics topics_;
   mqtt::Client client_;
   EventHub::Subscription events_;
+  // The pin events it publishes, which their producers build only when wanted.
+  EventHub::Interest pin_changes_;
   std::shared_ptr<FleetSummaries> summaries_;
   std::size_t in_flight_ = 0;
   // Requesters by reply topic, least recently used first in `recent_`.

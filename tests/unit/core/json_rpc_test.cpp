@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -462,6 +463,43 @@ TEST(JsonRpcEncoding, DumpReplacesInvalidUtf8InsteadOfThrowing) {
   EXPECT_NO_THROW(out = dump(value));
   EXPECT_TRUE(json::accept(out));
   EXPECT_EQ(out.find('\xff'), std::string::npos);
+}
+
+// dump() writes most values itself: byte for byte what nlohmann's serializer
+// writes, which is what every reply and notification was before.
+TEST(JsonRpcEncoding, DumpWritesExactlyWhatTheSerializerWrites) {
+  std::string controls;
+  for (char c = 0; c < 0x20; ++c) controls += c;
+  const json values[] = {
+      nullptr,
+      true,
+      false,
+      0,
+      -1,
+      std::numeric_limits<std::int64_t>::min(),
+      std::numeric_limits<std::int64_t>::max(),
+      std::numeric_limits<std::uint64_t>::max(),
+      "",
+      "plain text",
+      "quote \" backslash \\ slash / del \x7f",
+      controls,
+      json::object(),
+      json::array(),
+      json::parse(R"({"pin":2,"name":"led","value":true})"),
+      json::parse(R"({"b":[1,-2,{"c":null,"a":[]}],"a":{},"":"empty key","k\"ey":"\n"})"),
+      // Left to the serializer: floats, UTF-8, invalid UTF-8, binary values.
+      1.5,
+      3.0,
+      1e300,
+      json::parse(R"({"volts":1.65,"list":[0.1,2]})"),
+      "caf\u00e9 \u2603",
+      json::parse(R"({"\u00e9":1})"),
+      std::string("bad \xff byte"),
+      json::binary({1, 2, 3}, 7),
+  };
+  for (const auto& value : values) {
+    EXPECT_EQ(dump(value), value.dump(-1, ' ', false, json::error_handler_t::replace)) << value.type_name();
+  }
 }
 
 TEST(JsonRpcEncoding, SuccessResponseWithInvalidUtf8IsStillValidJson) {

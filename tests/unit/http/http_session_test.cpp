@@ -37,6 +37,19 @@ TEST(McpHttpSession, BacklogIsBoundedAndSentOnAttach) {
   EXPECT_EQ(session.backlog_size(), 0u);
 }
 
+TEST(McpHttpSession, BacklogKeepsOneCopyOfALookAgainNotificationTheNewest) {
+  const std::string tools = R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}})";
+  const std::string updated =
+      R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"mcpu://pins/led"}})";
+  const std::string log = R"({"jsonrpc":"2.0","method":"notifications/message","params":{"data":"x"}})";
+  McpHttpSession session("id", 4096);
+  for (const auto& message : {tools, updated, log, tools, log, updated, tools}) session.push(message);
+  auto stream = std::make_shared<RecordingStream>();
+  session.attach(stream);
+  // Log lines are kept as they came; the changes once each, where they last came.
+  EXPECT_EQ(stream->events, (std::vector<std::string>{log, log, updated, tools}));
+}
+
 TEST(McpHttpSession, EndClosesTheStreamAndDropsState) {
   McpHttpSession session("id", 10);
   auto stream = std::make_shared<RecordingStream>();

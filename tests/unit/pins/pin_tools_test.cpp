@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/schema.hpp"
 #include "mcpud/core/toml_document.hpp"
 #include "mcpud/core/tool_registry.hpp"
@@ -191,6 +192,37 @@ type = "adc_input"
   for (const auto& tool : registry->tools()) names.push_back(tool->name);
   EXPECT_EQ(names, (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read", "board_health"}));
   EXPECT_EQ(call("get_pin_summary", {{"pin", 3}}).error().code, rpc_code::kMethodNotFound);
+}
+
+// --- announcing driven outputs ---------------------------------------------------
+
+// gpio_write and pwm_write tell the event hub which output they drove, but
+// build that event only while some subscriber wants pin changes (a client
+// subscribed to the pin, the fleet uplink): a listener of other kinds costs
+// the hot path nothing.
+TEST_F(PinTools, DrivenOutputs_AreAnnouncedOnlyWhilePinChangesAreWanted) {
+  EventHub events;
+  registry = std::make_unique<ToolRegistry>();
+  register_pin_tools(*registry, *pins, reads, &events);
+  std::vector<Event> heard;
+  const auto listening = events.subscribe([&](const Event& event) { heard.push_back(event); });
+  const auto other_kinds = events.want(EventKind::PinEvent);
+  ok("gpio_write", {{"pin", 2}, {"value", true}});
+  EXPECT_TRUE(heard.empty()) << "announced though nobody wants pin changes";
+  {
+    const auto wanted = events.want(EventKind::PinChanged);
+    ok("gpio_write", {{"pin", 2}, {"value", false}});
+    ok("pwm_write", {{"pin", 18}, {"duty", 128}});
+    ASSERT_EQ(heard.size(), 2u);
+    EXPECT_EQ(heard[0].kind, EventKind::PinChanged);
+    EXPECT_EQ(heard[0].source, "led");
+    EXPECT_EQ(heard[0].data, json::parse(R"({"pin":2,"name":"led","value":false})"));
+    EXPECT_EQ(heard[1].kind, EventKind::PinChanged);
+    EXPECT_EQ(heard[1].source, "fan");
+    EXPECT_EQ(heard[1].data["duty"], 128);
+  }
+  ok("gpio_write", {{"pin", 2}, {"value", true}});
+  EXPECT_EQ(heard.size(), 2u) << "announced after the interest ended";
 }
 
 // --- gpio ---------------------------------------------------------------------

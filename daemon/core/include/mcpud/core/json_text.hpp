@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// JSON text written directly where building a value only to serialize it would
+// cost more (replies on the hot path). Plain functions; any thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace mcpud::rpc {
+
+// Appends `text`, valid UTF-8, as a JSON string escaped the way nlohmann's
+// serializer escapes it: \" \\ \b \f \n \r \t, other control characters as
+// \u00xx, every other byte as it is.
+void append_json_string(std::string& out, std::string_view text);
+
+}  // namespace mcpud::rpc
