@@ -20,7 +20,8 @@ namespace {
 using nlohmann::json;
 
 std::expected<Config, std::string> from_json(json document) {
-  static const json schema = [] {
+  // Compiled once: every load and SIGHUP checks against the same schema.
+  static const schema::CompiledSchema compiled([] {
     auto whole = json::parse(kConfigSchema);
     pins::add_board_schema(whole);
     bridge::add_bridges_schema(whole);
@@ -30,8 +31,8 @@ std::expected<Config, std::string> from_json(json document) {
     whole["properties"]["i2c"] = json::parse(buses::kI2cConfigSchema);
     whole["properties"]["spi"] = json::parse(buses::kSpiConfigSchema);
     return whole;
-  }();
-  if (auto valid = schema::validate(schema, document, ""); !valid) return std::unexpected(valid.error());
+  }());
+  if (auto valid = compiled.validate(document, ""); !valid) return std::unexpected(valid.error());
   Config config;
   config.device = document["device"].get<std::string>();
   config.listen = document["listen"].get<std::vector<std::string>>();
