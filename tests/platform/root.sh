@@ -120,7 +120,7 @@ unit_layers() {
 run_suites() {
   local root=$1 source=$2 cache=$3 log_dir=$4
   shift 4
-  local binary name log passed failed status=0
+  local binary name log passed failed ran skipped status=0
   PLATFORM_PASSED=0 PLATFORM_FAILED=0
   mkdir -p "$log_dir"
   for binary in "$@"; do
@@ -128,7 +128,13 @@ run_suites() {
     log="$log_dir/$name.log"
     in_root "$root" "$source" "$cache" ${PLATFORM_RUNNER:-} "$binary" --gtest_brief=1 >"$log" 2>&1 || status=1
     passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-    failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    # --gtest_brief prints no count of failures: they are what ran and neither passed nor was skipped.
+    ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$log" | tail -1)
+    skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+    failed=""
+    if [ -n "$passed" ] && [ -n "$ran" ] && [ "$ran" -gt $((passed + ${skipped:-0})) ]; then
+      failed=$((ran - passed - ${skipped:-0}))
+    fi
     if [ -z "$passed" ]; then
       status=1
       echo "platform: $name did not finish; the end of $log:" >&2
