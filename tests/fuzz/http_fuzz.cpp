@@ -11,8 +11,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <fcntl.h>
+#include <cerrno>
+#include <string>
+
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,19 +31,49 @@ constexpr std::size_t kMaxInput = 64 * 1024;  // fits the loopback socket buffer
 constexpr int kMaxIdleTurns = 200;            // 1 ms waits with nothing ready before the client gives up
 constexpr int kMaxTurns = 100'000;            // turns in all: bounds a server that never stops working
 
+[[noreturn]] void fail(const char* what) {
+  std::perror((std::string("http_fuzz: ") + what).c_str());
+  std::abort();
+}
+
+// Connects without blocking in connect(): libFuzzer's timer signal (-timeout)
+// interrupts a blocking connect with EINTR, after which the connection goes on
+// by itself and cannot be retried; waiting for it in poll() can be.
 int connect_to(const std::string& address) {
   const auto colon = address.rfind(':');
   sockaddr_in peer{};
   peer.sin_family = AF_INET;
   peer.sin_port = htons(static_cast<std::uint16_t>(std::atoi(address.c_str() + colon + 1)));
   peer.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&peer), sizeof peer) != 0) {
-    std::perror("http_fuzz: connect");
-    std::abort();
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) fail("socket");
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&peer), sizeof peer) != 0) {
+    if (errno != EINPROGRESS && errno != EINTR) fail("connect");
+    pollfd writable{fd, POLLOUT, 0};
+    while (::poll(&writable, 1, -1) < 0) {
+      if (errno != EINTR) fail("poll");
+    }
+    int error = 0;
+    socklen_t length = sizeof error;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0 || error != 0) {
+      errno = error;
+      fail("connect");
+    }
   }
-  ::fcntl(fd, F_SETFL, O_NONBLOCK);
   return fd;
+}
+
+// Writes the input (it fits the loopback socket buffer: a full buffer would end
+// it early, as a client that stops writing), again past EINTR.
+void write_all(int fd, const std::uint8_t* data, std::size_t size) {
+  while (size > 0) {
+    const auto wrote = ::write(fd, data, size);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote < 0 && errno == EAGAIN) return;
+    if (wrote <= 0) fail("write");
+    data += wrote;
+    size -= static_cast<std::size_t>(wrote);
+  }
 }
 
 // Reads what the server sends until it closes; false when it did not in time.
@@ -51,7 +84,7 @@ bool drain(int fd, boost::asio::io_context& io) {
     const auto handled = io.poll();
     const auto got = ::read(fd, buffer, sizeof buffer);
     if (got == 0) return true;
-    if (got < 0 && errno != EAGAIN) return true;
+    if (got < 0 && errno != EAGAIN && errno != EINTR) return true;
     if (got > 0 || handled > 0) continue;
     // Nothing ready on either side: wait for the next event rather than spin.
     if (io.run_one_for(std::chrono::milliseconds(1)) == 0) ++idle;
@@ -82,7 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   }
   const int fd = connect_to(server.local_address());
-  (void)::write(fd, data, size);
+  write_all(fd, data, size);
   ::shutdown(fd, SHUT_WR);
   (void)drain(fd, io);
   ::close(fd);
