@@ -170,9 +170,7 @@ def bench_sampling(build, workdir, seconds):
     goal("sampling 8 sim pins at 1 kHz: samples lost", str(lost), f"{taken} taken", "0", lost == 0)
     goal("sampling 8 sim pins at 1 kHz: timestamp jitter p99", f"{jitter_p99} ms", f"max {jitter_max} ms", "reported",
          None)
-    # gpio-sim lines need the gpio-sim kernel module and configfs, which only root can set up;
-    # tests/kernel drives real kernel drivers in a VM, not this benchmark.
-    goal("sampling 8 gpio-sim lines at 1 kHz", "n/a", "-", "< 3%", "not measured (needs root-only gpio-sim)")
+    # gpio-sim lines: run-gpio-sim-bench.sh, in a QEMU guest (gpio-sim needs its kernel module).
 
 
 class ScriptedMcu(threading.Thread):

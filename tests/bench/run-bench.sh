@@ -25,7 +25,8 @@
 #   BENCH_SELF_CHECK=1  measures a second echo server (label echo2) where mcpud would be: the
 #                 ratios should then sit near 1.00x, which shows the noise of the tool itself
 #   BENCH_GOALS   1 (default): once the servers above are stopped, runs goals_bench.py (sampling,
-#                 bridged call, start-up) and run-mcp-bench.sh (MCP against the TypeScript SDK) when
+#                 bridged call, start-up), run-gpio-sim-bench.sh (sampling gpio-sim lines in a QEMU
+#                 guest) and run-mcp-bench.sh (MCP against the TypeScript SDK) when
 #                 it is there, and ends with one table of every goal of docs/PERFORMANCE.md from the
 #                 GOAL|what|figure|peer or floor|goal|met lines they and this script print; 0 skips them
 set -euo pipefail
@@ -298,7 +299,8 @@ own_goals() {
 }
 
 # The GOAL lines of another benchmark script, when it exists (run-mcp-bench.sh: MCP over stdio
-# against the TypeScript SDK; goals_bench.py: sampling, bridge, start-up).
+# against the TypeScript SDK; goals_bench.py: sampling, bridge, start-up; run-gpio-sim-bench.sh:
+# sampling gpio-sim lines).
 collect_goals() {
   local script=$1 name
   shift
@@ -421,6 +423,7 @@ if [[ ${BENCH_GOALS:-1} == 1 && ${BENCH_SELF_CHECK:-0} != 1 ]]; then
   cleanup_servers
   bench_dir=$(dirname "$0")
   collect_goals "$bench_dir/goals_bench.py" "$build_dir"
+  collect_goals "$bench_dir/run-gpio-sim-bench.sh" "$build_dir"
   collect_goals "$bench_dir/run-mcp-bench.sh" "$build_dir"
 fi
 print_goals

@@ -13,6 +13,7 @@
 # e.g. the platform test's trixie root) their libraries and loader are resolved
 # and copied from DIR (ldd run in a chroot, so needs root), never from the host:
 # the guest gets one coherent set. Exits 77 (skipped) when DIR is not there.
+# KERNEL_TEST_APPEND adds to the guest's kernel command line (a guest init's options).
 set -euo pipefail
 
 work=${1:?} fragment=${2:?} mcpud=${3:?} client=${4:?} guest_init=${5:?} gpio_api=${6:?} name=${7:-kernel-test}
@@ -100,7 +101,7 @@ echo "kernel-test: $(wc -l <<<"$libraries") libraries from ${sysroot:-the host},
 echo "kernel-test: booting $bzimage (mcpud must drive GPIO with libgpiod $gpio_api)"
 # mcpud.gpio on the command line tells the guest which libgpiod API to expect.
 timeout 600 qemu-system-x86_64 -m 512 -cpu max -nographic -no-reboot -kernel "$bzimage" -initrd "$initrd" \
-  -append "console=ttyS0 quiet panic=-1 mcpud.gpio=$gpio_api" </dev/null >"$log" 2>&1 || true
+  -append "console=ttyS0 quiet panic=-1 mcpud.gpio=$gpio_api ${KERNEL_TEST_APPEND:-}" </dev/null >"$log" 2>&1 || true
 tr -d '\r' <"$log" | grep -E '^(KCHECK|MCPUD\|)' || true
 
 passes=$(tr -d '\r' <"$log" | grep -c '^KCHECK PASS' || true)
