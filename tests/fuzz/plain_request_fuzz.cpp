@@ -34,8 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto fast = std::move(*plain).to_json();
   if (fast.dump() != parsed.dump()) mismatch(line, "plain " + fast.dump() + " != parsed " + parsed.dump());
   if (depth != 0 && depth != mcpud::rpc::nesting_depth(line)) {
-    mismatch(line, "depth " + std::to_string(depth) + " != nesting_depth " +
-                       std::to_string(mcpud::rpc::nesting_depth(line)));
+    mismatch(line,
+             "depth " + std::to_string(depth) + " != nesting_depth " + std::to_string(mcpud::rpc::nesting_depth(line)));
   }
   return 0;
 }
