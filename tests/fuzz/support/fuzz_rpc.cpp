@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "support/fuzz_rpc.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "mcpud/dialects/mcp_dialect.hpp"
 #include "mcpud/dialects/mcpu_dialect.hpp"
@@ -20,6 +22,75 @@ void require_json(std::string_view text, std::string_view what) {
 }
 
 void CheckingClient::push(std::string message) { require_json(message, "a pushed message"); }
+
+namespace {
+
+[[noreturn]] void not_a_response(std::string_view why, std::string_view reply, std::string_view line) {
+  std::fprintf(stderr, "a reply %.*s\nreply: %.*s\nline: %.*s\n", static_cast<int>(why.size()), why.data(),
+               static_cast<int>(reply.size()), reply.data(), static_cast<int>(line.size()), line.data());
+  std::abort();
+}
+
+// The ids `request` carries (a batch: each of its requests'), as the parser reads them.
+std::vector<json> request_ids(const json& request) {
+  std::vector<json> ids;
+  const auto add = [&](const json& one) {
+    if (one.is_object() && one.contains("id")) ids.push_back(one["id"]);
+  };
+  if (request.is_array()) {
+    for (const auto& one : request) add(one);
+  } else {
+    add(request);
+  }
+  return ids;
+}
+
+// A request wrapped as {"session_id":..,"type":"mcp","payload":..}, answered in the same wrapping.
+bool is_envelope(const json& message) {
+  return message.is_object() && !message.contains("jsonrpc") && message.contains("session_id") &&
+         message.contains("payload") && message.value("type", json()) == "mcp";
+}
+
+void require_one_response(const json& response, const std::vector<json>& ids, std::string_view reply,
+                          std::string_view line) {
+  if (!response.is_object()) not_a_response("is not an object", reply, line);
+  const auto jsonrpc = response.find("jsonrpc");
+  if (jsonrpc == response.end() || *jsonrpc != "2.0") not_a_response("has no \"jsonrpc\":\"2.0\"", reply, line);
+  const auto id = response.find("id");
+  if (id == response.end()) not_a_response("has no id", reply, line);
+  // An id the engine could not read is null; any other is one a request carried, as it was written.
+  if (!id->is_null() &&
+      std::none_of(ids.begin(), ids.end(), [&](const json& asked) { return asked.dump() == id->dump(); })) {
+    not_a_response("answers an id no request carried", reply, line);
+  }
+  const auto error = response.find("error");
+  if (response.contains("result") == (error != response.end())) {
+    not_a_response("does not have exactly one of result and error", reply, line);
+  }
+  if (error != response.end() &&
+      (!error->is_object() || !error->contains("code") || !(*error)["code"].is_number_integer() ||
+       !error->contains("message") || !(*error)["message"].is_string())) {
+    not_a_response("has an error without an integer code and a string message", reply, line);
+  }
+}
+
+}  // namespace
+
+void require_response(std::string_view reply, std::string_view line) {
+  const auto response = json::parse(reply, nullptr, false);
+  if (response.is_discarded()) not_a_response("is not JSON", reply, line);
+  const auto request = json::parse(line, nullptr, false);
+  const bool wrapped = is_envelope(request);
+  if (wrapped && !(response.is_object() && response.contains("payload") && response.value("type", json()) == "mcp" &&
+                   response.value("session_id", json()).dump() == request["session_id"].dump())) {
+    not_a_response("does not carry the request's envelope back", reply, line);
+  }
+  const auto& answer = wrapped ? response["payload"] : response;
+  const auto ids = request_ids(wrapped ? request["payload"] : request);
+  if (!answer.is_array()) return require_one_response(answer, ids, reply, line);
+  if (answer.empty()) not_a_response("is an empty batch", reply, line);
+  for (const auto& one : answer) require_one_response(one, ids, reply, line);
+}
 
 namespace {
 
@@ -85,7 +156,7 @@ RpcHarness::RpcHarness() {
 }
 
 void RpcHarness::serve(std::string_view line, rpc::Client& client) {
-  engine.handle_line(line, client, [](std::string reply) { require_json(reply, "a reply"); });
+  engine.handle_line(line, client, [line = std::string(line)](std::string reply) { require_response(reply, line); });
 }
 
 }  // namespace mcpud::fuzz

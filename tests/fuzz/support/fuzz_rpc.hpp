@@ -27,7 +27,8 @@ class CheckingClient final : public rpc::Client {
 class RpcHarness {
  public:
   RpcHarness();
-  // Serves one line from `client`; every reply must be one JSON text.
+  // Serves one line from `client`; every reply must be a JSON-RPC 2.0 response
+  // to it (require_response).
   void serve(std::string_view line, rpc::Client& client);
 
   ToolRegistry registry;
@@ -38,5 +39,12 @@ class RpcHarness {
 
 // Aborts (a crash libFuzzer reports) unless `text` is one JSON value.
 void require_json(std::string_view text, std::string_view what);
+
+// Aborts unless `reply` is what JSON-RPC 2.0 allows in answer to `line`: one
+// response object, or for a batch a non-empty array of them; each with
+// "jsonrpc":"2.0", an id that is null or one of the line's requests' ids as
+// written, and exactly one of a result and an error with an integer code and a
+// string message.
+void require_response(std::string_view reply, std::string_view line);
 
 }  // namespace mcpud::fuzz
