@@ -45,7 +45,7 @@ describe("MCP over Streamable HTTP", () => {
     assert.match(raw, /^HTTP\/1\.1 403/);
   });
 
-  it("answers in SSE when asked, allows one stream per session, bounds bodies, ends sessions", async () => {
+  it("answers in SSE when asked, 406 when neither is accepted, allows one stream per session, bounds bodies, ends sessions", async () => {
     const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     const session = init.headers.get("mcp-session-id");
     assert.ok(session);
@@ -56,6 +56,11 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(stream.status, 200);
     const second = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" } });
     assert.equal(second.status, 409);
+    const html = await post({ jsonrpc: "2.0", id: 4, method: "ping" }, { "Mcp-Session-Id": session, Accept: "text/html" });
+    assert.equal(html.status, 406, "a client that takes neither JSON nor an event stream");
+    assert.match(await html.text(), /Accept/);
+    const anything = await post({ jsonrpc: "2.0", id: 5, method: "ping" }, { "Mcp-Session-Id": session, Accept: "*/*" });
+    assert.deepEqual(await anything.json(), { jsonrpc: "2.0", id: 5, result: {} });
     const big = await post(" ".repeat(2 * 1024 * 1024), { "Mcp-Session-Id": session }).catch(() => null);
     assert.ok(big === null || big.status === 413, `expected 413, got ${big?.status}`);
     const ended = await fetch(`http://${daemon.httpAddress}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });

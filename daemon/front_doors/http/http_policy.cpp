@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Origin, bearer token and session id rules of the HTTP front door.
+// Origin, bearer token, Accept and session id rules of the HTTP front door.
 #include "http_policy.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <random>
+#include <string>
 
 namespace mcpud::http {
 
@@ -25,6 +27,53 @@ bool origin_allowed(std::string_view origin, const std::vector<std::string>& all
           std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
         return true;
     }
+  }
+  return false;
+}
+
+namespace {
+
+// What /mcp answers with, and the wildcards that cover them.
+constexpr std::string_view kTypes[] = {"application/json", "text/event-stream", "*/*", "application/*", "text/*"};
+
+std::string_view trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+bool same_letters(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The weight a media range's parameters give it: its q, or 1 without one.
+double weight(std::string_view parameters) {
+  while (!parameters.empty()) {
+    const auto semicolon = parameters.find(';');
+    const auto parameter = trimmed(parameters.substr(0, semicolon));
+    if (parameter.size() > 2 && same_letters(parameter.substr(0, 2), "q=")) {
+      return std::strtod(std::string(parameter.substr(2)).c_str(), nullptr);
+    }
+    parameters = semicolon == std::string_view::npos ? std::string_view() : parameters.substr(semicolon + 1);
+  }
+  return 1.0;
+}
+
+}  // namespace
+
+bool accepts_mcp_reply(std::string_view accept) {
+  if (trimmed(accept).empty()) return true;
+  while (!accept.empty()) {
+    const auto comma = accept.find(',');
+    const auto range = accept.substr(0, comma);
+    accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
+    const auto semicolon = range.find(';');
+    const auto type = trimmed(range.substr(0, semicolon));
+    const bool covers =
+        std::any_of(std::begin(kTypes), std::end(kTypes), [&](std::string_view t) { return same_letters(type, t); });
+    if (covers && (semicolon == std::string_view::npos || weight(range.substr(semicolon + 1)) > 0)) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Who may talk to the Streamable HTTP endpoint: Origin checking (against DNS
-// rebinding from web pages) and the optional bearer token. Pure functions.
+// rebinding from web pages), the optional bearer token, and whether the client
+// takes what /mcp answers with. Pure functions.
 #pragma once
 
 #include <string>
@@ -17,6 +18,12 @@ bool origin_allowed(std::string_view origin, const std::vector<std::string>& all
 // Whether the Authorization header carries `token` as a bearer token. An empty
 // `token` lets every request in. Compares in constant time.
 bool bearer_accepted(std::string_view authorization, std::string_view token);
+
+// Whether a POST /mcp with this Accept header takes a reply: JSON or an event
+// stream. No header accepts anything (curl, simple clients); otherwise one of
+// its media ranges must be application/json, text/event-stream, or a wildcard
+// covering them (*/*, application/*, text/*), with a weight above q=0.
+bool accepts_mcp_reply(std::string_view accept);
 
 // A new random session id (128 bits, hex).
 std::string new_session_id();

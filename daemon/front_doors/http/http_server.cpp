@@ -272,6 +272,12 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return send_json(http::status::bad_request,
                        rpc::error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
     }
+    // Checked before a session is made: an initialize whose answer the client
+    // refuses would leave one behind.
+    if (has_request(body) && !accepts_mcp_reply(header(http::field::accept))) {
+      return reply_error(http::status::not_acceptable,
+                         "POST /mcp answers with application/json or text/event-stream: Accept one of them");
+    }
     auto session = session_for_post(body);
     if (!session) return;
     session->last_used = std::chrono::steady_clock::now();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the HTTP front door's rules: Origin, bearer token, session ids.
+// Unit tests of the HTTP front door's rules: Origin, bearer token, Accept, session ids.
 #include "http_policy.hpp"
 
 #include <gtest/gtest.h>
@@ -26,6 +26,22 @@ TEST(HttpPolicy, Origin_OthersOnlyWhenListed) {
   EXPECT_FALSE(origin_allowed("http://127.0.0.1:8080@evil.example", {})) << "userinfo before an evil host";
   EXPECT_FALSE(origin_allowed("http://localhost:@evil.example", {}));
   EXPECT_FALSE(origin_allowed("http://localhost:80/x", {}));
+}
+
+TEST(HttpPolicy, Accept_JsonAnEventStreamOrAWildcardCoveringThem) {
+  EXPECT_TRUE(accepts_mcp_reply("")) << "no Accept header takes anything";
+  EXPECT_TRUE(accepts_mcp_reply("application/json, text/event-stream"));
+  EXPECT_TRUE(accepts_mcp_reply("application/json"));
+  EXPECT_TRUE(accepts_mcp_reply("text/event-stream"));
+  EXPECT_TRUE(accepts_mcp_reply("*/*"));
+  EXPECT_TRUE(accepts_mcp_reply("text/html, application/*;q=0.8"));
+  EXPECT_TRUE(accepts_mcp_reply("Application/JSON; charset=utf-8"));
+  EXPECT_TRUE(accepts_mcp_reply(" text/* "));
+  EXPECT_FALSE(accepts_mcp_reply("text/html"));
+  EXPECT_FALSE(accepts_mcp_reply("image/png, text/plain"));
+  EXPECT_FALSE(accepts_mcp_reply("application/json;q=0")) << "q=0 is a refusal";
+  EXPECT_FALSE(accepts_mcp_reply("application/json; Q=0.000, text/html"));
+  EXPECT_FALSE(accepts_mcp_reply("application/jsonx"));
 }
 
 TEST(HttpPolicy, Bearer_RequiredOnlyWhenConfigured) {
