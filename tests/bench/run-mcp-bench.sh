@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # MCP tools/call over stdio: mcpud against a minimal server on the official TypeScript SDK
 # (tests/bench/ts-peer) doing the same work, driven by the same client (mcpud-mcp-bench) in
-# the same run, and mcpud's MCP call against its MCP/U call. Prints the figures and one
+# the same run, and mcpud's MCP call against its MCP/U call; beside them the floor
+# (mcpud-stdio-floor: a fixed reply with the request's id, no work), the most any server
+# can make of the same pipes and driver. Prints the figures and one
 # GOAL|what|mcpud|peer or floor|goal|met or not met line per goal. Never fails on the figures.
 #
 # usage: tests/bench/run-mcp-bench.sh BUILD_DIR
@@ -21,11 +23,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 build_dir=${1:?usage: run-mcp-bench.sh BUILD_DIR}
 driver=$build_dir/tests/bench/mcpud-mcp-bench
 daemon=$build_dir/daemon/mcpud
+floor=$build_dir/tests/bench/mcpud-stdio-floor
 rounds=${BENCH_ROUNDS:-5}
 placement=${BENCH_PIN:-split}
 read -r -a extra <<<"${BENCH_ARGS:-}"
 
-for binary in "$driver" "$daemon"; do
+for binary in "$driver" "$daemon" "$floor"; do
   if [[ ! -x $binary ]]; then
     echo "run-mcp-bench: $binary not built (configure with -DMCPUD_BUILD_BENCH=ON)" >&2
     exit 1
@@ -56,6 +59,7 @@ call='{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{"name":"gpio_wr
 mcpu_call='{"jsonrpc":"2.0","id":{id},"method":"gpio_write","params":{"pin":2,"value":true}}'
 mcpud_command=("${server_cpu[@]}" "$daemon" --stdio --config "$here/bench.toml" --log-level warn)
 peer_command=("${server_cpu[@]}" node "$peer_dir/server.mjs")
+floor_command=("${server_cpu[@]}" "$floor")
 
 # One server, both tests: pipelined with the client on its own CPU, then sequential.
 measure() {
@@ -77,6 +81,7 @@ for ((round = 1; round <= rounds; round++)); do
     measure ts-sdk "${peer_command[@]}"
     measure mcpud "${mcpud_command[@]}"
   fi
+  measure floor "${floor_command[@]}"
 done
 
 # The median over rounds of KEY in the RESULT lines of LABEL, LINE and TEST.
@@ -98,13 +103,17 @@ peer_p50=$(median_of ts-sdk mcp sequential p50_us)
 mcp_p99=$(median_of mcpud mcp sequential p99_us)
 mcpu_p99=$(median_of mcpud mcpu sequential p99_us)
 peer_p99=$(median_of ts-sdk mcp sequential p99_us)
+floor_rps=$(median_of floor mcp pipelined rps)
+floor_p50=$(median_of floor mcp sequential p50_us)
+floor_p99=$(median_of floor mcp sequential p99_us)
 pipe_ratio=$(ratio "$mcpud_rps" "$peer_rps")
 p50_ratio=$(ratio "$mcp_p50" "$mcpu_p50")
 
 echo "== medians of $rounds round(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-44s %12s %12s %12s\n' "" "mcpud MCP" "mcpud MCP/U" "TS SDK"
-printf '%-44s %12.0f %12s %12.0f\n' "tools/call pipelined (calls/s)" "$mcpud_rps" "" "$peer_rps"
-printf '%-44s %12.1f %12.1f %12.1f\n' "tools/call sequential p50 (us)" "$mcp_p50" "$mcpu_p50" "$peer_p50"
-printf '%-44s %12.1f %12.1f %12.1f\n' "tools/call sequential p99 (us)" "$mcp_p99" "$mcpu_p99" "$peer_p99"
+printf '%-44s %12s %12s %12s %12s\n' "" "mcpud MCP" "mcpud MCP/U" "TS SDK" "floor"
+printf '%-44s %12.0f %12s %12.0f %12.0f\n' "tools/call pipelined (calls/s)" "$mcpud_rps" "" "$peer_rps" "$floor_rps"
+printf '%-44s %12.1f %12.1f %12.1f %12.1f\n' "tools/call sequential p50 (us)" "$mcp_p50" "$mcpu_p50" "$peer_p50" "$floor_p50"
+printf '%-44s %12.1f %12.1f %12.1f %12.1f\n' "tools/call sequential p99 (us)" "$mcp_p99" "$mcpu_p99" "$peer_p99" "$floor_p99"
 echo "GOAL|MCP tools/call over stdio, pipelined (calls/s; peer: TypeScript SDK)|$mcpud_rps|$peer_rps|>= 10x the SDK (${pipe_ratio}x)|$(verdict "$pipe_ratio" ">=" 10)"
+echo "GOAL|MCP tools/call over stdio, pipelined, against the floor (calls/s)|$mcpud_rps|floor $floor_rps, SDK $peer_rps|reported ($(ratio "$mcpud_rps" "$floor_rps") of the floor; 10x the SDK is $(ratio "$(awk -v p="$peer_rps" 'BEGIN { print 10 * p }')" "$floor_rps") of it)|reported"
 echo "GOAL|MCP tools/call sequential p50 over stdio (us; floor: MCP/U gpio_write)|$mcp_p50|$mcpu_p50|<= 1.5x MCP/U (${p50_ratio}x)|$(verdict "$p50_ratio" "<=" 1.5)"
