@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Every built-in tool against the pins of the simulated board (config/examples/sim.toml).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <csignal>
+#include <thread>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -217,6 +220,33 @@ TEST_F(Builtins, GetPinEventsReportsTheButtonEdgesWithinSeconds) {
     EXPECT_GE(event["timestamp_ms"].get<std::int64_t>(), events[i - 1]["timestamp_ms"].get<std::int64_t>());
     EXPECT_NE(event["type"], events[i - 1]["type"]) << "edges of a square wave alternate: " << events.dump();
   }
+}
+
+// Ticks the daemon could not take (here: stopped for a second) are counted as
+// missed, not sampled late in a burst: led_sense is sampled every 50 ms.
+TEST_F(Builtins, TicksTheDaemonSleptThroughAreCountedAsMissedNotSampled) {
+  const json before = client().result("get_pin_summary", {{"pin", "led_sense"}});
+  ASSERT_TRUE(before["missed"].is_number_unsigned()) << before.dump();
+  const auto stopped_at = std::chrono::steady_clock::now();
+  daemon_.signal(SIGSTOP);
+  std::this_thread::sleep_for(1s);
+  daemon_.signal(SIGCONT);
+  // 20 ticks fell in the second it slept; the first after it is sampled (the
+  // timer may be served after the first request: ask until it was).
+  json after;
+  std::uint64_t missed = 0;
+  ASSERT_TRUE(eventually(
+      [&] {
+        after = client().result("get_pin_summary", {{"pin", "led_sense"}});
+        missed = after["missed"].get<std::uint64_t>() - before["missed"].get<std::uint64_t>();
+        return missed >= 15;
+      },
+      2s))
+      << before.dump() << " -> " << after.dump();
+  const auto elapsed_ticks = (std::chrono::steady_clock::now() - stopped_at) / 50ms;
+  const auto sampled = after["samples"].get<std::uint64_t>() - before["samples"].get<std::uint64_t>();
+  EXPECT_LE(sampled, 8u) << "the ticks slept through were sampled in a burst: " << after.dump();
+  EXPECT_LE(missed + sampled, static_cast<std::uint64_t>(elapsed_ticks) + 2) << after.dump();
 }
 
 TEST_F(Builtins, GetPinEventsOnAPinWithoutEventsSaysSo) {

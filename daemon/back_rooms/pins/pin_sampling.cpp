@@ -133,24 +133,31 @@ struct PinSampling::Timers {
     // as long as one does. A read, not a wait: asio re-registers the fd with
     // epoll for every wait, and it reads a timerfd without that.
     entry->fd.async_read_some(boost::asio::buffer(entry->expirations),
-                              [this, weak = std::weak_ptr(entry)](boost::system::error_code ec, std::size_t) {
+                              [this, weak = std::weak_ptr(entry)](boost::system::error_code ec, std::size_t n) {
                                 auto alive = weak.lock();
                                 if (ec || !alive) return;
-                                sample_all(alive, true);
+                                // More than one expiration: the loop woke that many intervals late,
+                                // and the ticks in between gave no sample.
+                                const auto ticks = n >= sizeof(std::uint64_t) ? alive->expirations[0] : 1;
+                                sample_all(alive, true, ticks > 1 ? ticks - 1 : 0);
                                 schedule(alive);
                               });
   }
 
-  // `push` sends the samples to subscribers (not the first ones, taken at start).
-  void sample_all(const std::shared_ptr<IntervalTimer>& timer, bool push) {
+  // `push` sends the samples to subscribers (not the first ones, taken at start);
+  // `late_ticks` ticks passed before this one without a sample.
+  void sample_all(const std::shared_ptr<IntervalTimer>& timer, bool push, std::uint64_t late_ticks = 0) {
     const auto at = now_ms();
     for (std::size_t index = 0; index < timer->pins.size(); ++index) {
       SampledPin& sampled = timer->pins[index];
       BoardPin& pin = *sampled.pin;
+      if (late_ticks > 0) pin.sampler->add_missed(late_ticks);
       if (pin.sensor && pin.sensor->slow()) {
         sample_later(timer, index, push);
       } else if (auto value = read_sample(pin)) {
         add(pin, *value, at, push ? &sampled.push : nullptr);
+      } else {
+        pin.sampler->add_missed(1);
       }
     }
   }
@@ -159,7 +166,7 @@ struct PinSampling::Timers {
   // keep their ticks, and this pin's ticks skip rather than queue more reads.
   void sample_later(const std::shared_ptr<IntervalTimer>& timer, std::size_t index, bool push) {
     SampledPin& sampled = timer->pins[index];
-    if (sampled.reading) return;
+    if (sampled.reading) return sampled.pin->sampler->add_missed(1);
     sampled.reading = true;
     // Timers owns the timers, so `this` lives as long as one does; a timer's
     // pin list does not change once sampling started.
@@ -172,6 +179,7 @@ struct PinSampling::Timers {
                  if (value) {
                    add(*done.pin, *value, now_ms(), push ? &done.push : nullptr);
                  } else {
+                   done.pin->sampler->add_missed(1);
                    log::debug("sampling", done.pin->name(), ": ", value.error().message);
                  }
                });

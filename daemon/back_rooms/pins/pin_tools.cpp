@@ -228,6 +228,7 @@ ToolResult get_pin_summary(PinTable& pins, const json& args) {
               {"max", s.max},
               {"avg", round3(s.mean)},
               {"samples", s.count},
+              {"missed", s.missed},
               {"latest_timestamp_ms", s.latest_timestamp_ms}};
 }
 
@@ -375,13 +376,15 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& rea
                                                              [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
   add(registry, pins, "get_pin_summary",
-      "Statistics of a sampled input pin since start: latest, min, max, avg, samples",
+      "Statistics of a sampled input pin since start: latest, min, max, avg, samples, and missed (sampling "
+      "ticks that gave no sample: the board was too busy, or the read was slow or failed)",
       object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
       pin_output({{"latest", kNumber},
                   {"min", kNumber},
                   {"max", kNumber},
                   {"avg", kNumber},
                   {"samples", kInteger},
+                  {"missed", kInteger},
                   {"latest_timestamp_ms", kInteger}}),
       get_pin_summary, true);
   auto buffer_properties = cursor_properties();

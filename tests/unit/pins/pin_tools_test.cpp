@@ -368,7 +368,7 @@ TEST_F(PinTools, GetPinSummary_ReportsTheSamplesFedByNameOrNumber) {
   s.add(300, 2000);
   s.add(200, 3000);
   const auto expected = json::parse(R"({"pin":34,"name":"light","latest":200.0,"min":100.0,"max":300.0,
-      "avg":200.0,"samples":3,"latest_timestamp_ms":3000})");
+      "avg":200.0,"samples":3,"missed":0,"latest_timestamp_ms":3000})");
   EXPECT_EQ(ok("get_pin_summary", {{"pin", "light"}}), expected);
   EXPECT_EQ(ok("get_pin_summary", {{"pin", 34}}), expected);
 }

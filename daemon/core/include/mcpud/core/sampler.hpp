@@ -117,6 +117,10 @@ struct Summary {
   double mean = 0;
   std::uint64_t count = 0;
   std::int64_t latest_timestamp_ms = 0;
+  // Ticks of the sampling interval that gave no sample: the event loop woke
+  // more than an interval late (a busy or suspended machine), a slow sensor's
+  // read was still running, or the read failed. count + missed is every tick.
+  std::uint64_t missed = 0;
 };
 
 // Not thread-safe; owned by the event loop.
@@ -130,6 +134,8 @@ class PinSampler {
   // Queues an edge reported by hardware (e.g. a GPIO line event), which may be
   // faster than the sampling interval.
   void add_edge(bool rising, std::int64_t timestamp_ms);
+  // Counts ticks that gave no sample (Summary::missed).
+  void add_missed(std::uint64_t ticks) { summary_.missed += ticks; }
 
   const SamplingOptions& options() const { return options_; }
   const Summary& summary() const { return summary_; }
