@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cstdlib>
+#include <charconv>
 #include <random>
-#include <string>
+#include <system_error>
 
 namespace mcpud::http {
 
@@ -48,13 +48,16 @@ bool same_letters(std::string_view a, std::string_view b) {
          });
 }
 
-// The weight a media range's parameters give it: its q, or 1 without one.
+// The weight a media range's parameters give it: its q, or 1 without a
+// readable one (only a client that says q=0 refuses a type).
 double weight(std::string_view parameters) {
   while (!parameters.empty()) {
     const auto semicolon = parameters.find(';');
     const auto parameter = trimmed(parameters.substr(0, semicolon));
     if (parameter.size() > 2 && same_letters(parameter.substr(0, 2), "q=")) {
-      return std::strtod(std::string(parameter.substr(2)).c_str(), nullptr);
+      double q = 0;  // from_chars: a decimal point whatever the locale
+      const auto read = std::from_chars(parameter.data() + 2, parameter.data() + parameter.size(), q);
+      return read.ec == std::errc() ? q : 1.0;
     }
     parameters = semicolon == std::string_view::npos ? std::string_view() : parameters.substr(semicolon + 1);
   }

@@ -42,6 +42,8 @@ TEST(HttpPolicy, Accept_JsonAnEventStreamOrAWildcardCoveringThem) {
   EXPECT_FALSE(accepts_mcp_reply("application/json;q=0")) << "q=0 is a refusal";
   EXPECT_FALSE(accepts_mcp_reply("application/json; Q=0.000, text/html"));
   EXPECT_FALSE(accepts_mcp_reply("application/jsonx"));
+  EXPECT_TRUE(accepts_mcp_reply("application/json;q=nonsense")) << "only q=0 refuses";
+  EXPECT_TRUE(accepts_mcp_reply("application/json;q=0.001"));
 }
 
 TEST(HttpPolicy, Bearer_RequiredOnlyWhenConfigured) {
