@@ -41,7 +41,6 @@ std::expected<json, std::string> to_json(const toml::node& node, const std::stri
   return std::unexpected(path + ": dates and times are not accepted here");
 }
 
-constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 constexpr std::size_t kMaxConfigNesting = 64;
 
 // Finds a key with more dotted parts, or a value with deeper arrays and inline

@@ -5,7 +5,11 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <filesystem>
+#include <functional>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -195,6 +199,42 @@ TEST(Process, SighupWithABrokenConfigKeepsTheRunningOne) {
   }
   EXPECT_TRUE(contains(daemon.log(), "pins[1].type"));
   EXPECT_TRUE(daemon.running());
+}
+
+// A configuration path that is no regular file is refused unread: a directory
+// (it read as an empty file, so a reload put the defaults in place of the
+// running configuration), a FIFO (its open blocked the event loop), /dev/zero
+// (read without end: gigabytes, then the daemon froze).
+TEST(Process, ConfigPathsThatAreNoRegularFileAreRefusedAndAReloadKeepsTheRunningOne) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = "steady"}));
+  const int port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(port, 0);
+  auto client = LineClient::connect_tcp(port);
+  ASSERT_TRUE(client);
+  const auto replace_with = [&](const std::function<void()>& make, const std::string& why) {
+    std::filesystem::remove(config);
+    make();
+    const auto kept_before = daemon.count_in_log("keeping the running configuration");
+    daemon.signal(SIGHUP);
+    ASSERT_TRUE(daemon.wait_for_log("keeping the running configuration", 10s, kept_before + 1)) << daemon.log();
+    EXPECT_TRUE(contains(daemon.log(), why));
+    const json info = client->result("get_info");
+    EXPECT_EQ(info["device"], "steady");
+    EXPECT_EQ(info["pin_count"], 5);
+  };
+  replace_with([&] { std::filesystem::create_directory(config); }, "is a directory");
+  replace_with([&] { ASSERT_EQ(::mkfifo(config.c_str(), 0600), 0); }, "not a regular file");
+  replace_with([&] { std::filesystem::create_symlink("/dev/zero", config); }, "not a regular file");
+  EXPECT_TRUE(daemon.running());
+
+  // --check-config says the same, at once, for each.
+  for (const std::string& path : {std::string("/dev/zero"), daemon.temp_dir().path().string()}) {
+    DaemonProcess check;
+    ASSERT_TRUE(check.start({"--check-config", path}));
+    EXPECT_EQ(check.wait_exit(10s), 1) << path;
+    EXPECT_TRUE(contains(check.log(), path + ": ")) << check.log();
+  }
 }
 
 TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {

@@ -488,7 +488,7 @@ TEST(Config, ErrorsNameThePinByItsIndex) {
 TEST(Config, LoadFileOfAMissingFileNamesThePath) {
   const auto config = load_file("/nonexistent/mcpud-test.toml");
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "/nonexistent/mcpud-test.toml: cannot open the file");
+  EXPECT_EQ(config.error(), "/nonexistent/mcpud-test.toml: cannot open the file: No such file or directory");
 }
 
 // --- parse_tty ------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // reads its part of that JSON.
 #pragma once
 
+#include <cstddef>
 #include <expected>
 #include <string>
 #include <string_view>
@@ -11,6 +12,9 @@
 #include <nlohmann/json.hpp>
 
 namespace mcpud {
+
+// The most a configuration may hold; larger ones are refused unread.
+inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 
 // Parses TOML text into JSON; `source` names it in messages ("file:line:column:
 // what"). Dates and times are refused with the key that holds them. Files over
