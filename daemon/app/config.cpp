@@ -2,16 +2,11 @@
 // TOML to JSON, schema validation, and the checks a schema cannot express.
 #include "config.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <set>
 
 #include "config_schema.hpp"
+#include "mcpud/core/regular_file.hpp"
 #include "mcpud/core/schema.hpp"
 #include "mcpud/core/toml_document.hpp"
 
@@ -86,44 +81,10 @@ std::expected<Config, std::string> parse(std::string_view toml_text, std::string
   return config;
 }
 
-namespace {
-
-// A configuration is a regular file of at most kMaxConfigBytes. Anything else
-// is refused before a byte of it is read: a directory (read as an empty file,
-// it would replace the running configuration with the defaults), a FIFO (its
-// open and read block the event loop; O_NONBLOCK makes the open return), a
-// device such as /dev/zero (it never ends).
-std::expected<std::string, std::string> read_config_text(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return std::unexpected(path + ": cannot open the file: " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat status {};
-  if (::fstat(fd, &status) != 0) return std::unexpected(path + ": " + std::strerror(errno));
-  if (S_ISDIR(status.st_mode)) return std::unexpected(path + ": is a directory, not a configuration file");
-  if (!S_ISREG(status.st_mode)) return std::unexpected(path + ": not a regular file (a device, FIFO or socket)");
-  std::string text;
-  char chunk[64 * 1024];
-  for (;;) {
-    const auto n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return std::unexpected(path + ": cannot read the file: " + std::strerror(errno));
-    if (n == 0) return text;
-    // Counted as read, not from fstat: a file that grows while read is bounded too.
-    if (text.size() + static_cast<std::size_t>(n) > kMaxConfigBytes) {
-      return std::unexpected(path + ": more than the " + std::to_string(kMaxConfigBytes) +
-                             " bytes a configuration may have");
-    }
-    text.append(chunk, static_cast<std::size_t>(n));
-  }
-}
-
-}  // namespace
-
 std::expected<Config, std::string> load_file(const std::string& path) {
-  auto text = read_config_text(path);
+  // Only a regular file: a directory read as an empty file would put the
+  // defaults in place of the running configuration on SIGHUP.
+  auto text = read_regular_file(path, kMaxConfigBytes);
   if (!text) return std::unexpected(text.error());
   return parse(*text, path);
 }

@@ -3,11 +3,9 @@
 #include "mcpud/uplinks/uplink_fields.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "mcpud/core/regular_file.hpp"
 
 namespace mcpud::uplinks {
 namespace {
@@ -58,11 +56,11 @@ std::expected<std::string, std::string> read_secret(const nlohmann::json& table,
   const auto path = table.at(name + "_file").get<std::string>();
   if (path.empty()) return value;
   if (!value.empty()) return std::unexpected(file_key + ": give " + name + " or " + name + "_file, not both");
-  std::ifstream in(path);
-  if (!in) return std::unexpected(file_key + ": cannot read '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  value = text.str();
+  // A secret is a line or two; a FIFO or a device named here must not block or flood the loop.
+  constexpr std::size_t kMaxSecretBytes = 64 * 1024;
+  auto text = read_regular_file(path, kMaxSecretBytes);
+  if (!text) return std::unexpected(file_key + ": " + text.error());
+  value = std::move(*text);
   while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
   if (value.empty()) return std::unexpected(file_key + ": '" + path + "' is empty");
   return value;

@@ -41,8 +41,9 @@ TEST(AssistantUplinkConfig, ErrorsNameTheKey) {
             "test.toml: uplink.assistant.url: credentials in the URL are not supported; use token or token_file");
   EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken = \"a\"\ntoken_file = \"/nonexistent\"\n"),
             "test.toml: uplink.assistant.token_file: give token or token_file, not both");
-  EXPECT_EQ(error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken_file = \"/nonexistent/token\"\n"),
-            "test.toml: uplink.assistant.token_file: cannot read '/nonexistent/token': No such file or directory");
+  EXPECT_EQ(
+      error_of("[uplink.assistant]\nurl = \"ws://h/\"\ntoken_file = \"/nonexistent/token\"\n"),
+      "test.toml: uplink.assistant.token_file: /nonexistent/token: cannot open the file: No such file or directory");
   EXPECT_EQ(error_of("[uplink.assistant]\ncapabilities_file = \"caps.json\"\n"),
             "test.toml: uplink.assistant.capabilities_file: expected an absolute path, got 'caps.json'");
   EXPECT_NE(error_of("[uplink.assistant]\ntransport = \"carrier-pigeon\"\n"), "");

@@ -49,7 +49,7 @@ TEST(FleetConfig, ErrorsNameTheKey) {
   expect_error("broker = \"h:1\"\ntopic_prefix = \"x/#\"", "uplink.fleet.topic_prefix");
   expect_error("broker = \"h:1\"\nmqtt_version = \"4\"", "uplink.fleet.mqtt_version");
   expect_error("broker = \"h:1\"\npassword_file = \"/nonexistent/secret\"\nusername = \"u\"",
-               "uplink.fleet.password_file: cannot read '/nonexistent/secret'");
+               "uplink.fleet.password_file: /nonexistent/secret: cannot open the file");
   expect_error("broker = \"h:1\"\nca_file = \"/x\"", "uplink.fleet.tls");
   expect_error("broker = \"h:1\"\nkeepalive_s = 1", "uplink.fleet.keepalive_s");
 }

@@ -37,7 +37,7 @@ TEST(ServicesUplinkConfig, ErrorsNameTheKey) {
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken = \"a\"\ntoken_file = \"/x\"\n"),
             "uplink.services.token_file: give token or token_file, not both");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken_file = \"/nonexistent/token\"\n"),
-            "uplink.services.token_file: cannot read '/nonexistent/token': No such file or directory");
+            "uplink.services.token_file: /nonexistent/token: cannot open the file: No such file or directory");
   EXPECT_EQ(error("[uplink.services]\nserver = \"h:1\"\ntoken = \"a\"\ntask_id = \"00000000\"\n"),
             "uplink.services.task_id: 00000000 is kept for system messages");
   EXPECT_TRUE(error("[uplink.services]\nserver = \"h:1\"\nping_interval_s = 400\n")
