@@ -45,6 +45,36 @@ describe("MCP over Streamable HTTP", () => {
     assert.match(raw, /^HTTP\/1\.1 403/);
   });
 
+  it("opens no session for a failed initialize, and refuses ambiguous or encoded requests", async () => {
+    // More than max_sessions_per_address (16): kept, they would lock the address out.
+    for (let i = 0; i < 20; i++) {
+      const bad = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: "x" });
+      assert.equal(bad.headers.get("mcp-session-id"), null, "a failed initialize named a session");
+      assert.equal((await bad.json()).error.code, -32602);
+    }
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} },
+                            { "Content-Type": "Application/JSON ; charset=utf-8" });
+    const session = init.headers.get("mcp-session-id");
+    assert.ok(session, `a good initialize after 20 bad ones got ${init.status}`);
+    const ping = { jsonrpc: "2.0", id: 2, method: "ping" };
+    const gzipped = await post(ping, { "Mcp-Session-Id": session, "Content-Encoding": "gzip" });
+    assert.equal(gzipped.status, 415);
+    const noSession = await fetch(`http://${daemon.httpAddress}/mcp`, { method: "DELETE" });
+    assert.equal(noSession.status, 400);
+    // Two Mcp-Session-Id headers (fetch would merge them into one).
+    const [host, port] = daemon.httpAddress.split(":");
+    const raw = await new Promise((resolve) => {
+      const body = JSON.stringify(ping);
+      const socket = connect(Number(port), host, () =>
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nMcp-Session-Id: ${session}\r\nMcp-Session-Id: other\r\n` +
+                     `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`));
+      let text = "";
+      socket.on("data", (d) => (text += d)).on("end", () => resolve(text)).on("error", () => resolve(text));
+    });
+    assert.match(raw, /^HTTP\/1\.1 400/);
+    assert.equal((await post(ping, { "Mcp-Session-Id": session })).status, 200);
+  });
+
   it("answers in SSE when asked, 406 when neither is accepted, allows one stream per session, bounds bodies, ends sessions", async () => {
     const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     const session = init.headers.get("mcp-session-id");

@@ -81,6 +81,10 @@ bool accepts_mcp_reply(std::string_view accept) {
   return false;
 }
 
+bool is_json_media_type(std::string_view content_type) {
+  return same_letters(trimmed(content_type.substr(0, content_type.find(';'))), "application/json");
+}
+
 bool bearer_accepted(std::string_view authorization, std::string_view token) {
   if (token.empty()) return true;
   // The scheme is case-insensitive (RFC 7235): "bearer" and "BEARER" are Bearer.

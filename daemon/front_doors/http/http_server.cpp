@@ -66,6 +66,13 @@ std::vector<json> request_ids(const json& body) {
   return ids;
 }
 
+// Whether a reply (one response, or the payload of an enveloped one) is a success.
+bool is_success(std::string_view reply) {
+  const json parsed = json::parse(reply, nullptr, /*allow_exceptions=*/false);
+  const json& response = rpc::is_envelope(parsed) ? parsed["payload"] : parsed;
+  return response.is_object() && response.contains("result");
+}
+
 bool is_initialize(const json& body) {
   const json& message = rpc::is_envelope(body) ? body["payload"] : body;
   return message.is_object() && message.value("method", json()) == "initialize";
@@ -176,6 +183,10 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       res.set(http::field::www_authenticate, "Bearer");
       return send(std::move(res));
     }
+    // One session per request: with two ids, which one a proxy saw is anyone's guess.
+    if (const auto ids = request_.count("Mcp-Session-Id"); ids > 1) {
+      return reply_error(http::status::bad_request, "More than one Mcp-Session-Id header");
+    }
     if (const auto version = header("MCP-Protocol-Version"); !version.empty()) {
       const auto& known = state_->options.protocol_versions;
       if (std::find(known.begin(), known.end(), version) == known.end()) {
@@ -263,9 +274,14 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   }
 
   void handle_post() {
-    const auto content_type = header(http::field::content_type);
-    if (content_type.substr(0, content_type.find(';')) != "application/json") {
+    if (!is_json_media_type(header(http::field::content_type))) {
       return reply_error(http::status::unsupported_media_type, "Content-Type must be application/json");
+    }
+    // A compressed body would be parsed as if it were JSON text.
+    if (const auto encoding = header(http::field::content_encoding); !encoding.empty() && encoding != "identity") {
+      return reply_error(
+          http::status::unsupported_media_type,
+          "Content-Encoding " + std::string(encoding.substr(0, 100)) + " is not accepted: send JSON as it is");
     }
     const json body = json::parse(request_.body(), nullptr, false);
     if (body.is_discarded()) {
@@ -278,6 +294,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return reply_error(http::status::not_acceptable,
                          "POST /mcp answers with application/json or text/event-stream: Accept one of them");
     }
+    const bool opens_session = header("Mcp-Session-Id").empty();
     auto session = session_for_post(body);
     if (!session) return;
     session->last_used = std::chrono::steady_clock::now();
@@ -292,13 +309,17 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     pending_ids_ = request_ids(body);
     // The callback owns the connection: a tool that answers later (a serial read
     // that waits, a bridged call) must still find it to write the response.
-    state_->engine.handle_line(request_.body(), *session, [self = shared_from_this(), sse](std::string reply) {
-      if (self->closed_) return;
-      self->awaiting_reply_ = false;
-      self->stop_watching_peer();
-      if (sse) return self->send_sse_reply(reply);
-      self->send_json(http::status::ok, std::move(reply));
-    });
+    state_->engine.handle_line(request_.body(), *session,
+                               [self = shared_from_this(), sse, opens_session](std::string reply) {
+                                 // An initialize that failed opens no session: kept, a client repeating a
+                                 // bad one would fill max_sessions_per_address for the idle timeout.
+                                 if (opens_session && !is_success(reply)) self->end_session(self->session_id_);
+                                 if (self->closed_) return;
+                                 self->awaiting_reply_ = false;
+                                 self->stop_watching_peer();
+                                 if (sse) return self->send_sse_reply(reply);
+                                 self->send_json(http::status::ok, std::move(reply));
+                               });
     if (awaiting_reply_) watch_peer_while_waiting();
   }
 
@@ -404,13 +425,22 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
 
   void handle_delete() {
     const auto id = std::string(header("Mcp-Session-Id"));
+    if (id.empty()) return reply_error(http::status::bad_request, "Missing Mcp-Session-Id header: which session?");
+    if (!end_session(id)) return reply_error(http::status::not_found, "Unknown or ended session");
+    send(text_response(http::status::ok, ""));
+  }
+
+  // Ends session `id` (its stream, subscriptions and waiting calls) and stops
+  // naming it on this connection's response; false if there is none.
+  bool end_session(const std::string& id) {
     const auto it = state_->sessions.find(id);
-    if (it == state_->sessions.end()) return reply_error(http::status::not_found, "Unknown or ended session");
+    if (it == state_->sessions.end()) return false;
     it->second->end();
     state_->sessions.erase(it);
     state_->sessions_changed();
+    if (session_id_ == id) session_id_.clear();
     log::debug("http", peer_, ": ended MCP session ", id);
-    send(text_response(http::status::ok, ""));
+    return true;
   }
 
   // A stream's client sends nothing more; reading notices when it goes away.

@@ -16,9 +16,8 @@ namespace {
 class RegularFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("mcpud-regular-file-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("mcpud-regular-file-" + std::to_string(::getpid()) + "-" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -47,7 +46,8 @@ TEST_F(RegularFile, RefusesWhatIsNoRegularFileWithoutReadingIt) {
   EXPECT_EQ(read_regular_file(dir_.string(), 100).error(), dir_.string() + ": is a directory, not a file");
   ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
   // No writer: a blocking open would wait for one for ever.
-  EXPECT_EQ(read_regular_file(path("fifo"), 100).error(), path("fifo") + ": not a regular file (a device, FIFO or socket)");
+  EXPECT_EQ(read_regular_file(path("fifo"), 100).error(),
+            path("fifo") + ": not a regular file (a device, FIFO or socket)");
   EXPECT_EQ(read_regular_file("/dev/zero", 100).error(), "/dev/zero: not a regular file (a device, FIFO or socket)");
   std::filesystem::create_symlink("/dev/zero", path("zero.toml"));
   EXPECT_FALSE(read_regular_file(path("zero.toml"), 100)) << "a symlink to a device is the device";

@@ -46,6 +46,16 @@ TEST(HttpPolicy, Accept_JsonAnEventStreamOrAWildcardCoveringThem) {
   EXPECT_TRUE(accepts_mcp_reply("application/json;q=0.001"));
 }
 
+TEST(HttpPolicy, ContentType_JsonInAnyCaseWithOrWithoutParameters) {
+  EXPECT_TRUE(is_json_media_type("application/json"));
+  EXPECT_TRUE(is_json_media_type("APPLICATION/JSON"));
+  EXPECT_TRUE(is_json_media_type("application/json;charset=utf-8"));
+  EXPECT_TRUE(is_json_media_type("application/json ; charset=utf-8"));
+  EXPECT_FALSE(is_json_media_type(""));
+  EXPECT_FALSE(is_json_media_type("text/plain"));
+  EXPECT_FALSE(is_json_media_type("application/jsonp"));
+}
+
 TEST(HttpPolicy, Bearer_RequiredOnlyWhenConfigured) {
   EXPECT_TRUE(bearer_accepted("", ""));
   EXPECT_TRUE(bearer_accepted("Bearer s3cret", "s3cret"));
