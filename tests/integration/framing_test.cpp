@@ -117,8 +117,9 @@ TEST_F(Framing, BinaryGarbageGetsParseErrorsAndTheConnectionLivesOn) {
   EXPECT_EQ(read_json(client()), led_read(25));
 }
 
+// Blank lines too: spaces and tabs are no request (they got -32700).
 TEST_F(Framing, EmptyLinesAreIgnored) {
-  ASSERT_TRUE(client().send_raw("\n\n\r\n\n" + read_led(26) + "\n\r\n\n" + read_led(27) + "\n"));
+  ASSERT_TRUE(client().send_raw("\n\n\r\n\n" + read_led(26) + "\n\r\n \t\n  \r\n" + read_led(27) + "\n"));
   EXPECT_EQ(read_json(client()), led_read(26));
   EXPECT_EQ(read_json(client()), led_read(27));
   EXPECT_TRUE(client().silent_for(200ms)) << "empty lines got replies";
@@ -135,6 +136,16 @@ TEST_F(Framing, ClientThatHalfClosesAfterItsRequestsStillGetsTheReplies) {
 TEST_F(Framing, UnterminatedLastLineIsNotAnswered) {
   ASSERT_TRUE(client().send_raw(read_led(30)));
   EXPECT_TRUE(client().silent_for(300ms));
+}
+
+// ... until the client ends its input: then it is the last line (as
+// `printf '{...}' | nc -N host port` sends it), answered before the close.
+TEST_F(Framing, UnterminatedLastLineIsAnsweredWhenTheClientEndsItsInput) {
+  ASSERT_TRUE(client().send_raw(read_led(31) + "\n" + read_led(32)));
+  ASSERT_EQ(::shutdown(client().fd(), SHUT_WR), 0);
+  EXPECT_EQ(read_json(client()), led_read(31));
+  EXPECT_EQ(read_json(client()), led_read(32));
+  EXPECT_TRUE(client().wait_closed()) << "the daemon closes after the last reply";
 }
 
 }  // namespace

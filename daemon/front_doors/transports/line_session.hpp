@@ -108,7 +108,9 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     last_activity_ = std::chrono::steady_clock::now();
     if (ec) {
       if (ec != boost::asio::error::eof) log::debug(transport_, peer_, ": read: ", ec.message());
-      // A peer that half-closes after its last request still gets its replies.
+      // A peer that half-closes after its last request still gets its replies,
+      // that of a last line without a newline too.
+      if (ec == boost::asio::error::eof) framer_.finish(serve_line(), overflow());
       input_done_ = true;
       if (!write_active_) close();
       return;
@@ -117,18 +119,25 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     serve_input();
   }
 
+  // What the framer calls with a complete line, and with an over-long one.
+  auto serve_line() {
+    return [this](std::string_view line) {
+      engine_.handle_line(line, *this, [weak = this->weak_from_this()](std::string reply) {
+        if (auto self = weak.lock()) self->send(reply);
+      });
+    };
+  }
+  auto overflow() {
+    return [this] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); };
+  }
+
   // Hands the lines of the last read to the engine, one at a time, until the
   // replies back up; reads on once all are served.
   void serve_input() {
-    auto respond = [weak = this->weak_from_this()](std::string reply) {
-      if (auto self = weak.lock()) self->send(reply);
-    };
     while (!unserved_.empty() && !closed_ && !backlogged()) {
       const auto newline = unserved_.find('\n');
       const auto take = newline == std::string_view::npos ? unserved_.size() : newline + 1;
-      framer_.feed(
-          unserved_.substr(0, take), [&](std::string_view line) { engine_.handle_line(line, *this, respond); },
-          [&] { send(rpc::Engine::line_too_long(framer_.max_line_bytes())); });
+      framer_.feed(unserved_.substr(0, take), serve_line(), overflow());
       unserved_.remove_prefix(take);
     }
     serving_paused_ = !unserved_.empty() || backlogged();

@@ -17,9 +17,16 @@ class LineFramer {
   explicit LineFramer(std::size_t max_line_bytes) : max_line_bytes_(max_line_bytes) {}
 
   // Calls on_line(std::string_view) for every complete line and on_overflow()
-  // once per over-long line. Empty lines are skipped.
+  // once per over-long line. Blank lines (nothing, or spaces and tabs) are skipped.
   template <class OnLine, class OnOverflow>
   void feed(std::string_view bytes, OnLine&& on_line, OnOverflow&& on_overflow);
+
+  // At the end of the stream: a last line that never got its newline is a
+  // line all the same (`printf '{...}' | nc` sends no newline).
+  template <class OnLine, class OnOverflow>
+  void finish(OnLine&& on_line, OnOverflow&& on_overflow) {
+    feed("\n", on_line, on_overflow);
+  }
 
   // Bytes held for an incomplete line.
   std::size_t pending_bytes() const { return partial_.size(); }
@@ -63,7 +70,7 @@ void LineFramer::feed(std::string_view bytes, OnLine&& on_line, OnOverflow&& on_
     const auto line = trim_cr(partial_.empty() ? chunk : std::string_view(partial_));
     if (line.size() > max_line_bytes_) {
       on_overflow();
-    } else if (!line.empty()) {
+    } else if (line.find_first_not_of(" \t") != std::string_view::npos) {
       on_line(line);
     }
     partial_.clear();
