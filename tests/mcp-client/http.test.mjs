@@ -45,6 +45,24 @@ describe("MCP over Streamable HTTP", () => {
     assert.match(raw, /^HTTP\/1\.1 403/);
   });
 
+  it("answers HEAD with headers only, so the next response on the connection is read right", async () => {
+    const [host, port] = daemon.httpAddress.split(":");
+    const raw = await new Promise((resolve) => {
+      const socket = connect(Number(port), host, () =>
+        socket.write("HEAD /mcp HTTP/1.1\r\nHost: localhost\r\n\r\nHEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n" +
+                     "GET /nothing-here HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+      let text = "";
+      socket.on("data", (d) => (text += d)).on("end", () => resolve(text)).on("error", () => resolve(text));
+    });
+    const responses = raw.split(/(?=HTTP\/1\.1 )/);
+    assert.equal(responses.length, 3, raw);
+    assert.match(responses[0], /^HTTP\/1\.1 405[^]*\r\n\r\n$/, "a body followed the HEAD's headers");
+    assert.match(responses[1], /^HTTP\/1\.1 200[^]*\r\n\r\n$/);
+    const length = Number(/content-length: (\d+)/i.exec(responses[1])[1]);
+    assert.ok(length > 0, "HEAD / names the length a GET would get");
+    assert.match(responses[2], /^HTTP\/1\.1 404/);
+  });
+
   it("opens no session for a failed initialize, and refuses ambiguous or encoded requests", async () => {
     // More than max_sessions_per_address (16): kept, they would lock the address out.
     for (let i = 0; i < 20; i++) {

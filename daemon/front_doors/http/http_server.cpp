@@ -267,8 +267,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     for (const auto& [name, value] : web::kSecurityHeaders) res.set(beast_view(name), beast_view(value));
     if (header(http::field::if_none_match) == asset->etag) {
       res.result(http::status::not_modified);
-    } else if (request_.method() == http::verb::get) {
-      res.body() = std::string(asset->body);
+    } else {
+      res.body() = std::string(asset->body);  // measured for HEAD too, then left out by send()
     }
     send(std::move(res));
   }
@@ -509,6 +509,9 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     if (!session_id_.empty()) res.set("Mcp-Session-Id", session_id_);
     res.keep_alive(res.keep_alive() && request_.keep_alive());
     res.prepare_payload();
+    // HEAD gets the headers GET would, Content-Length included, and no body
+    // (RFC 9110 9.3.2): a client reads no body, so one would start the next response.
+    if (request_.method() == http::verb::head) res.body().clear();
     auto shared = std::make_shared<Response>(std::move(res));
     http::async_write(stream_, *shared, [self = shared_from_this(), shared](beast::error_code ec, std::size_t) {
       if (ec || !shared->keep_alive()) return self->close();
