@@ -179,6 +179,7 @@ struct Daemon::Wiring {
   uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
                               [this] { return limits.max_line_bytes; }, kVersion}};
   bool stopped = false;
+  int exit_status = 0;  // what run() returns: 1 when the stdio client's replies were lost
 
   // Log level and limits take effect at once; limits for connections made from now on.
   void apply_settings() {
@@ -277,7 +278,7 @@ struct Daemon::Wiring {
     }
     apply_serial();
     apply_buses();
-    if (!doors.reconcile([this] { shutdown(); })) return false;
+    if (!doors.reconcile([this](bool failed) { stdio_closed(failed); })) return false;
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
     open_dbus();
@@ -316,13 +317,20 @@ struct Daemon::Wiring {
     apply_settings();
     apply_serial();
     apply_buses();
-    doors.reconcile([this] { shutdown(); });
+    doors.reconcile([this](bool failed) { stdio_closed(failed); });
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
     publish_if_tools_changed();     // [mcp] user_only_tools may have changed what is listed
     events.touch_status("reload");  // listeners, uplinks, bridges, the device's name
     log::info("daemon", "reloaded: ", board.size(), " pins, ", registry.size(), " tools");
     return {};
+  }
+
+  // The stdio client is gone: mcpud --stdio stops with it, failing when its
+  // replies could not be written.
+  void stdio_closed(bool failed) {
+    if (failed) exit_status = 1;
+    shutdown();
   }
 
   void shutdown() {
@@ -370,7 +378,7 @@ int Daemon::run() {
   wiring_->notifier.ready();  // the listeners are bound
   wiring_->wait_for_signal();
   wiring_->io.run();
-  return 0;
+  return wiring_->exit_status;
 }
 
 }  // namespace mcpud::app

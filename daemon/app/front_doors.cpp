@@ -119,7 +119,7 @@ void FrontDoors::when_tools_settled(std::function<void()> then) {
   });
 }
 
-bool FrontDoors::reconcile(std::function<void()> on_stdio_closed) {
+bool FrontDoors::reconcile(std::function<void(bool failed)> on_stdio_closed) {
   if (options_.stdio) {
     if (!stdio_started_) {
       stdio_started_ = true;

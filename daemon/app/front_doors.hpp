@@ -64,8 +64,9 @@ class FrontDoors {
   void install();
   // Opens what the configuration (and options) ask for, closes what it no longer
   // does; unchanged doors (and their clients) stay up. False when an explicitly
-  // configured door cannot open. `on_stdio_closed` runs when the stdio client ends.
-  bool reconcile(std::function<void()> on_stdio_closed);
+  // configured door cannot open. `on_stdio_closed` runs when the stdio client
+  // ends (`failed`: its replies could not be written).
+  bool reconcile(std::function<void(bool failed)> on_stdio_closed);
   // Stops listening; connected clients stay (the SessionSet owns them).
   void close();
   // Whether the pin, serial session or tool a resource URI names exists (a

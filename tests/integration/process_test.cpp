@@ -237,6 +237,18 @@ TEST(Process, ConfigPathsThatAreNoRegularFileAreRefusedAndAReloadKeepsTheRunning
   }
 }
 
+// mcpud --stdio whose replies cannot be written (stdout a full disk) says so
+// and fails; it said "client closed stdin" and exited 0.
+TEST(Process, StdioThatCannotWriteItsRepliesSaysWhyAndExitsOne) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.start_program(
+      "/bin/sh", {"-c", std::string("printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\\n' | ") +
+                            MCPUD_BINARY + " --stdio --dbus none > /dev/full"}));
+  EXPECT_EQ(daemon.wait_exit(10s), 1) << daemon.log();
+  EXPECT_TRUE(contains(daemon.log(), "cannot write to stdout: No space left on device"));
+  EXPECT_FALSE(contains(daemon.log(), "client closed stdin"));
+}
+
 TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {
   DaemonProcess daemon;
   const auto config =

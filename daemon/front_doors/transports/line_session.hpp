@@ -87,6 +87,9 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     if (on_closed_) on_closed_(*this);
   }
 
+  // Why replies could not be written, when that ended the session (else no error).
+  boost::system::error_code write_error() const { return write_error_; }
+
   const std::string& peer() const override { return peer_; }
   const std::string& transport() const override { return transport_; }
   const std::string& address() const override { return address_; }
@@ -157,6 +160,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     if (closed_) return;
     if (ec) {
       log::debug(transport_, peer_, ": write: ", ec.message());
+      write_error_ = ec;
       close();
       return;
     }
@@ -206,6 +210,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   std::optional<boost::asio::steady_timer> idle_timer_;
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
   bool write_active_ = false;
+  boost::system::error_code write_error_;
   std::string_view unserved_;    // lines of the last read not yet served (in read_buffer_)
   bool serving_paused_ = false;  // the backlog is too big: serving waits for writes
   bool input_done_ = false;

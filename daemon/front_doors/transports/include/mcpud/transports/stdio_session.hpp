@@ -14,8 +14,9 @@
 namespace mcpud::transports {
 
 // Starts serving stdin/stdout; `on_closed` runs once when stdin ends (after the
-// last replies are written) or stdout breaks.
+// last replies are written; `failed` false) or stdout breaks (`failed` true:
+// replies were lost, and the log says why).
 void serve_stdio(boost::asio::io_context& io, rpc::Engine& engine, SessionSet& sessions, const SessionLimits& limits,
-                 std::function<void()> on_closed);
+                 std::function<void(bool failed)> on_closed);
 
 }  // namespace mcpud::transports
