@@ -26,6 +26,17 @@ describe("MCP over Streamable HTTP", () => {
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
 
+  // Bytes written as they are (fetch would merge repeated headers); everything
+  // the daemon sends back until it closes.
+  const rawExchange = (text) => {
+    const [host, port] = daemon.httpAddress.split(":");
+    return new Promise((resolve) => {
+      const socket = connect(Number(port), host, () => socket.write(text));
+      let received = "";
+      socket.on("data", (d) => (received += d)).on("end", () => resolve(received)).on("error", () => resolve(received));
+    });
+  };
+
   it("refuses foreign origins, unknown sessions and requests before initialize", async () => {
     const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
     assert.equal((await post(ping, { Origin: "http://evil.example" })).status, 403);
@@ -34,26 +45,14 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal((await post("{not json", {})).status, 400);
     assert.equal((await post(ping, { Origin: "http://127.0.0.1:1@evil.example" })).status, 403, "userinfo hiding a foreign host");
     // Two Origin headers (fetch would merge them): every one is checked.
-    const [host, port] = daemon.httpAddress.split(":");
-    const raw = await new Promise((resolve) => {
-      const socket = connect(Number(port), host, () =>
-        socket.write("POST /mcp HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nOrigin: http://evil.example\r\n" +
-                     "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"));
-      let text = "";
-      socket.on("data", (d) => (text += d)).on("end", () => resolve(text)).on("error", () => resolve(text));
-    });
+    const raw = await rawExchange("POST /mcp HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nOrigin: http://evil.example\r\n" +
+      "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
     assert.match(raw, /^HTTP\/1\.1 403/);
   });
 
   it("answers HEAD with headers only, so the next response on the connection is read right", async () => {
-    const [host, port] = daemon.httpAddress.split(":");
-    const raw = await new Promise((resolve) => {
-      const socket = connect(Number(port), host, () =>
-        socket.write("HEAD /mcp HTTP/1.1\r\nHost: localhost\r\n\r\nHEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n" +
-                     "GET /nothing-here HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
-      let text = "";
-      socket.on("data", (d) => (text += d)).on("end", () => resolve(text)).on("error", () => resolve(text));
-    });
+    const raw = await rawExchange("HEAD /mcp HTTP/1.1\r\nHost: localhost\r\n\r\nHEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n" +
+      "GET /nothing-here HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     const responses = raw.split(/(?=HTTP\/1\.1 )/);
     assert.equal(responses.length, 3, raw);
     assert.match(responses[0], /^HTTP\/1\.1 405[^]*\r\n\r\n$/, "a body followed the HEAD's headers");
@@ -80,15 +79,9 @@ describe("MCP over Streamable HTTP", () => {
     const noSession = await fetch(`http://${daemon.httpAddress}/mcp`, { method: "DELETE" });
     assert.equal(noSession.status, 400);
     // Two Mcp-Session-Id headers (fetch would merge them into one).
-    const [host, port] = daemon.httpAddress.split(":");
-    const raw = await new Promise((resolve) => {
-      const body = JSON.stringify(ping);
-      const socket = connect(Number(port), host, () =>
-        socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nMcp-Session-Id: ${session}\r\nMcp-Session-Id: other\r\n` +
-                     `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`));
-      let text = "";
-      socket.on("data", (d) => (text += d)).on("end", () => resolve(text)).on("error", () => resolve(text));
-    });
+    const body = JSON.stringify(ping);
+    const raw = await rawExchange(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nMcp-Session-Id: ${session}\r\nMcp-Session-Id: other\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
     assert.match(raw, /^HTTP\/1\.1 400/);
     assert.equal((await post(ping, { "Mcp-Session-Id": session })).status, 200);
   });
