@@ -21,17 +21,27 @@ using nlohmann::json;
 // An id may be a string, an integer or null; anything else makes the request invalid.
 bool valid_id(const json& id) { return id.is_string() || id.is_number_integer() || id.is_null(); }
 
-// Collects the replies of a batch and sends them as one array when the last arrives.
+}  // namespace
+
+// A batch being served: its elements, and the replies collected to be sent as
+// one array when the last arrives.
 struct BatchReplies {
+  nlohmann::json elements;
   std::vector<std::string> parts;
   std::size_t pending = 0;
   std::size_t bytes_left = 0;  // of the client's reply_bytes_limit, shared by the batch's replies
+  bool has_request = false;    // a request, not only notifications: someone awaits an answer
   Responder respond;
 
   void finish_one(std::string part) {
     if (!part.empty()) parts.push_back(std::move(part));
     if (--pending > 0) return;
-    if (parts.empty()) return;  // a batch of notifications gets no reply at all
+    if (parts.empty()) {
+      // Only notifications: no reply at all. Requests all cancelled: "" tells
+      // a transport that must answer the line (HTTP) that nothing will come.
+      if (has_request) respond({});
+      return;
+    }
     std::string out = "[";
     for (std::size_t i = 0; i < parts.size(); ++i) {
       if (i > 0) out += ',';
@@ -42,6 +52,12 @@ struct BatchReplies {
   }
 };
 
+namespace {
+
+// A batch's elements are served this many at a time, the rest on later turns
+// of the event loop (Client::defer).
+constexpr std::size_t kBatchSlice = 16;
+
 // What a client gets instead of a result larger than its reply budget.
 Error reply_too_large(std::string_view method, std::size_t bytes, std::size_t left, std::size_t limit, bool in_batch) {
   std::string message = "Reply too large: the result of '" + std::string(method) + "' is " + std::to_string(bytes) +
@@ -51,6 +67,17 @@ Error reply_too_large(std::string_view method, std::size_t bytes, std::size_t le
                       : std::to_string(limit) + " bytes a reply may take";
   message += " ([limits] client_queue_bytes); the call itself was carried out";
   return Error::domain(DomainError::ReplyTooLarge, std::move(message));
+}
+
+// What a request that names a key twice gets: which value was meant is a guess.
+Error repeated_error(const MarkedRepeat& repeated) {
+  const std::string member(repeated.member);
+  if (repeated.nested.empty()) {
+    return Error::invalid_request("Invalid request: member \"" + member + "\" appears more than once");
+  }
+  const std::string where = "key \"" + repeated.nested.substr(0, 100) + "\" appears more than once in one object";
+  if (member == "params") return Error::invalid_params("Invalid params: " + where);
+  return Error::invalid_request("Invalid request: " + where + " of \"" + member + "\"");
 }
 
 // A client for callers without a connection: pushes go nowhere.
@@ -207,6 +234,11 @@ void Client::notify(std::string_view method, const json& params) {
   push(envelope_session ? wrap_envelope(*envelope_session, message) : std::move(message));
 }
 
+bool awaits_answer(const json& message) {
+  if (!message.is_object() || !message.contains("id")) return false;
+  return message.contains("method") || (!message.contains("result") && !message.contains("error"));
+}
+
 bool is_envelope(const json& message) {
   if (!message.is_object() || message.contains("jsonrpc")) return false;
   const auto type = message.find("type");
@@ -300,9 +332,9 @@ struct Call {
 struct PendingReply {
   json id;
   bool notification;
-  // Gets the reply. `lone`: the responder of a request on a line of its own,
-  // called only with a reply; else it takes "" for a request answered with
-  // nothing (a batch counts those).
+  // Gets the reply, or "" for a request answered with nothing: a cancelled
+  // one, and (unless `lone`, the responder of a request on a line of its own)
+  // a notification (a batch counts those).
   std::function<void(std::string)> done;
   bool lone;
   std::string method;
@@ -319,11 +351,12 @@ struct PendingReply {
     sent = true;
     cancellation.on_cancel(nullptr);  // answered: nothing left to stop (and no cycle through the hook)
     if (auto waiting = in_flight.lock()) waiting->erase(key);
-    // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
-    if (notification || cancellation.cancelled()) {
+    if (notification) {
       if (!lone) done({});
       return;
     }
+    // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
+    if (cancellation.cancelled()) return done({});
     std::string text = response(id, result);
     if (text.size() > *budget) {
       text = error_response(id, reply_too_large(method, text.size(), *budget, limit, budget != &own_budget));
@@ -407,11 +440,17 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
   }
   mark_repeated_members(message, scan.repeated);
   if (is_envelope(message)) {
+    if (!scan.repeated_envelope_member.empty()) {
+      respond(error_response(
+          nullptr, Error::invalid_request("Invalid request: envelope member \"" +
+                                          std::string(scan.repeated_envelope_member) + "\" appears more than once")));
+      return;
+    }
     // The envelope names the session; replies and later pushes go back inside it.
     client.envelope_session = message["session_id"];
     handle_parsed(message["payload"], client,
                   [session = message["session_id"], respond = std::move(respond)](std::string reply) {
-                    respond(wrap_envelope(session, reply));
+                    respond(reply.empty() ? std::string{} : wrap_envelope(session, reply));
                   });
     return;
   }
@@ -420,9 +459,10 @@ void Engine::handle_line(std::string_view line, Client& client, Responder respon
 
 void Engine::handle_parsed(json& message, Client& client, Responder respond) {
   if (!message.is_array()) {
-    handle_message(message, client, [respond = std::move(respond)](std::string reply) {
-      if (!reply.empty()) respond(std::move(reply));
-    });
+    handle_message(message, client,
+                   [respond = std::move(respond), request = awaits_answer(message)](std::string reply) {
+                     if (!reply.empty() || request) respond(std::move(reply));
+                   });
     return;
   }
   if (message.empty()) {
@@ -438,11 +478,21 @@ void Engine::handle_parsed(json& message, Client& client, Responder respond) {
   auto batch = std::make_shared<BatchReplies>();
   batch->pending = message.size();
   batch->bytes_left = client.reply_bytes_limit;
+  batch->has_request = std::any_of(message.begin(), message.end(), awaits_answer);
   batch->respond = std::move(respond);
-  for (auto& element : message) {
+  batch->elements = std::move(message);
+  serve_batch(batch, client, 0);
+}
+
+void Engine::serve_batch(const std::shared_ptr<BatchReplies>& batch, Client& client, std::size_t from) {
+  const std::size_t count = batch->elements.size();
+  const std::size_t end = std::min(from + kBatchSlice, count);
+  for (std::size_t i = from; i < end; ++i) {
     handle_message(
-        element, client, [batch](std::string reply) { batch->finish_one(std::move(reply)); }, &batch->bytes_left);
+        batch->elements[i], client, [batch](std::string reply) { batch->finish_one(std::move(reply)); },
+        &batch->bytes_left);
   }
+  if (end < count) client.defer([this, batch, &client, end] { serve_batch(batch, client, end); });
 }
 
 // Validates one request object and dispatches it. `done` gets the serialized
@@ -454,12 +504,13 @@ void Engine::handle_message(json& message, Client& client, std::function<void(st
     return;
   }
   const RequestMembers members(message);
-  if (const auto repeated = repeated_member(message, members); !repeated.empty()) {
+  if (const auto repeated = repeated_member(message, members); !repeated.member.empty()) {
+    // A notification is never answered, this refusal included (nor is a
+    // cancellation whose requestId is in doubt carried out).
+    if (members.id == message.end()) return done({});
     // Answered with the id unless the id is the member in doubt.
-    const bool usable_id = repeated != "id" && members.id != message.end() && valid_id(*members.id);
-    done(error_response(
-        usable_id ? *members.id : json(nullptr),
-        Error::invalid_request("Invalid request: member \"" + std::string(repeated) + "\" appears more than once")));
+    const bool usable_id = repeated.member != "id" && members.id != message.end() && valid_id(*members.id);
+    done(error_response(usable_id ? *members.id : json(nullptr), repeated_error(repeated)));
     return;
   }
   const auto id_it = members.id;

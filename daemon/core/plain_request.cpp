@@ -150,8 +150,8 @@ class PlainReader {
       if (!key || !take(':')) return false;
       auto member = plain_value(depth + 1);
       if (!member) return false;
-      object[std::string(*key)] = std::move(*member);  // of two equal keys the last stays, as with the parser
-      return true;
+      // A key named twice is the engine's to refuse, after the scan finds it.
+      return object.emplace(std::string(*key), std::move(*member)).second;
     });
   }
 

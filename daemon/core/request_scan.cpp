@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
-// The pre-parse scan of a request line: nesting depth and repeated JSON-RPC members.
+// The pre-parse scan of a request line: nesting depth and repeated keys.
 #include "request_scan.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
+#include <deque>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "mcpud/core/json_rpc.hpp"
 
@@ -15,8 +19,16 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<std::string_view, 4> kMembers = {"jsonrpc", "id", "method", "params"};
+constexpr std::array<std::string_view, 3> kEnvelopeMembers = {"session_id", "type", "payload"};
 // Requests sit at most three containers deep: envelope > payload batch > request.
 constexpr std::size_t kTrackedLevels = 3;
+// Objects nested deeper are not checked for repeated keys: the engine refuses a
+// line nested deeper than its max_depth (64) before parsing it anyway.
+constexpr std::size_t kKeyCheckedLevels = 128;
+// Up to this many keys an object is checked pair by pair; more are sorted.
+constexpr std::size_t kPairwiseKeys = 16;
+// Marks the binary value that holds a repeated nested key ('R').
+constexpr std::uint64_t kRepeatedKeySubtype = 0x52;
 
 enum class Role : unsigned char { other, request, batch };
 
@@ -34,17 +46,29 @@ constexpr std::array<Byte, 256> kBytes = [] {
   return bytes;
 }();
 
-// What the scan knows of one open container.
+// What the scan knows of one open container that may be or hold requests.
 struct Level {
   Role role = Role::other;
-  bool object = false;
-  bool expect_key = false;                    // object: the next string is a key
   bool payload_value = false;                 // root object: the value being read is the one of "payload"
   bool in_payload = false;                    // request or batch: under the root object's "payload"
-  bool reported = false;                      // request: already reported a repeated member
+  bool reported = false;                      // request: already reported a repeated member or key
   unsigned seen = 0;                          // request: the members named so far, one bit each
+  std::string_view member;                    // request: the member whose value is being read
   std::size_t element = 0;                    // batch: index of the element being read
   std::optional<std::size_t> index_in_batch;  // request: its place in its batch
+};
+
+// Any open container, as far as kKeyCheckedLevels.
+struct Container {
+  bool object = false;
+  bool expect_key = false;    // object: the next string is a key
+  std::size_t first_key = 0;  // object: where its keys start in Scanner::keys_
+};
+
+// A key of an open object: decoded (for comparing) and as written (for reporting).
+struct Key {
+  std::string_view name;
+  std::string_view written;
 };
 
 class Scanner {
@@ -63,7 +87,7 @@ class Scanner {
           open(byte == kOpenObject);
           break;
         case kClose:
-          if (depth_ > 0) --depth_;
+          close();
           break;
         case kComma:
           comma();
@@ -80,8 +104,8 @@ class Scanner {
   // of `text` when none does); a key on the way is looked at.
   std::size_t string_end(std::string_view text, std::size_t open) {
     const std::size_t end = closing_quote(text, open);
-    if (end < text.size() && depth_ > 0 && depth_ <= kTrackedLevels && levels_[depth_ - 1].expect_key) {
-      levels_[depth_ - 1].expect_key = false;
+    if (end < text.size() && depth_ > 0 && depth_ <= kKeyCheckedLevels && containers_[depth_ - 1].expect_key) {
+      containers_[depth_ - 1].expect_key = false;
       key(text.substr(open, end + 1 - open));
     }
     return end;
@@ -105,9 +129,11 @@ class Scanner {
   void open(bool object) {
     const std::size_t depth = depth_++;
     out_.deepest = std::max(out_.deepest, depth_);
+    if (depth >= kKeyCheckedLevels) return;
+    containers_.push_back(Container{.object = object, .expect_key = object, .first_key = keys_.size()});
     if (depth >= kTrackedLevels) return;
     Level& level = levels_[depth];
-    level = Level{.object = object, .expect_key = object};
+    level = Level{};
     if (depth == 0) {
       level.role = object ? Role::request : Role::batch;
       return;
@@ -123,29 +149,45 @@ class Scanner {
     }
   }
 
+  void close() {
+    if (depth_ == 0) return;
+    if (depth_ <= kKeyCheckedLevels) {
+      const Container closing = containers_.back();
+      if (closing.object) check_keys(closing.first_key);
+      keys_.resize(closing.first_key);
+      containers_.pop_back();
+    }
+    --depth_;
+  }
+
   void comma() {
-    if (depth_ == 0 || depth_ > kTrackedLevels) return;
-    Level& level = levels_[depth_ - 1];
-    if (level.object) {
-      level.expect_key = true;
-    } else {
-      ++level.element;
+    if (depth_ == 0 || depth_ > kKeyCheckedLevels) return;
+    Container& container = containers_[depth_ - 1];
+    if (container.object) {
+      container.expect_key = true;
+    } else if (depth_ <= kTrackedLevels) {
+      ++levels_[depth_ - 1].element;
     }
   }
 
   // `quoted` is the key with its quotes.
   void key(std::string_view quoted) {
-    const bool escaped = quoted.find('\\') != std::string_view::npos;
-    std::string decoded;
-    if (escaped) {
+    const std::string_view written = quoted.substr(1, quoted.size() - 2);
+    std::string_view name = written;
+    if (written.find('\\') != std::string_view::npos) {
       // "\u0069d" is "id": decode the rare key that escapes anything.
       const auto value = json::parse(quoted, nullptr, false);
-      if (value.is_string()) decoded = value.get<std::string>();
+      name = decoded_.emplace_back(value.is_string() ? value.get<std::string>() : std::string(written));
     }
-    const std::string_view name = escaped ? std::string_view(decoded) : quoted.substr(1, quoted.size() - 2);
+    keys_.push_back(Key{name, written});
+    if (depth_ > kTrackedLevels) return;
     Level& level = levels_[depth_ - 1];
-    if (depth_ == 1) level.payload_value = name == "payload";
+    if (depth_ == 1) {
+      level.payload_value = name == "payload";
+      envelope_key(name);
+    }
     if (level.role != Role::request) return;
+    level.member = name;
     const int member = member_index(name);
     if (member < 0) return;
     const unsigned bit = 1u << member;
@@ -154,6 +196,55 @@ class Scanner {
       out_.repeated.push_back(RepeatedMember{level.in_payload, level.index_in_batch, kMembers[member]});
     }
     level.seen |= bit;
+  }
+
+  // A key of the root object, which may be an envelope.
+  void envelope_key(std::string_view name) {
+    const auto found = std::find(kEnvelopeMembers.begin(), kEnvelopeMembers.end(), name);
+    if (found == kEnvelopeMembers.end()) return;
+    const unsigned bit = 1u << (found - kEnvelopeMembers.begin());
+    if ((envelope_seen_ & bit) != 0 && out_.repeated_envelope_member.empty()) out_.repeated_envelope_member = *found;
+    envelope_seen_ |= bit;
+  }
+
+  // The object closing at depth_ had keys_[first..]: one named twice is
+  // reported against the request member it sits in.
+  void check_keys(std::size_t first) {
+    const auto keys = std::span(keys_).subspan(first);
+    if (keys.size() < 2) return;
+    const auto repeat = repeated_key(keys);
+    if (!repeat) return;
+    const std::size_t index = depth_ - 1;
+    // The request object's own members were checked one by one as they came.
+    if (index < kTrackedLevels && levels_[index].role == Role::request) return;
+    for (std::size_t j = std::min(index, kTrackedLevels); j-- > 0;) {
+      Level& level = levels_[j];
+      if (level.role != Role::request) continue;
+      const int member = member_index(level.member);
+      if (member >= 0 && !level.reported) {
+        level.reported = true;
+        out_.repeated.push_back(RepeatedMember{level.in_payload, level.index_in_batch, kMembers[member], *repeat});
+      }
+      return;  // only the nearest request's business
+    }
+  }
+
+  // A key of `keys` that another equals, as written; nullopt when all differ.
+  static std::optional<std::string_view> repeated_key(std::span<const Key> keys) {
+    if (keys.size() <= kPairwiseKeys) {
+      for (std::size_t i = 1; i < keys.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (keys[i].name == keys[j].name) return keys[i].written;
+        }
+      }
+      return std::nullopt;
+    }
+    std::vector<Key> sorted(keys.begin(), keys.end());
+    std::sort(sorted.begin(), sorted.end(), [](const Key& a, const Key& b) { return a.name < b.name; });
+    const auto twin =
+        std::adjacent_find(sorted.begin(), sorted.end(), [](const Key& a, const Key& b) { return a.name == b.name; });
+    if (twin == sorted.end()) return std::nullopt;
+    return twin->written;
   }
 
   // The index of `name` in kMembers, or -1; by length first (this runs for every key).
@@ -171,7 +262,11 @@ class Scanner {
   }
 
   std::array<Level, kTrackedLevels> levels_;
+  std::vector<Container> containers_;
+  std::vector<Key> keys_;
+  std::deque<std::string> decoded_;  // escaped keys, decoded (stable addresses for keys_)
   std::size_t depth_ = 0;
+  unsigned envelope_seen_ = 0;  // the root's envelope members named so far, one bit each
   RequestScan out_;
 };
 
@@ -191,16 +286,31 @@ void mark_repeated_members(json& message, const std::vector<RepeatedMember>& rep
       if (!request->is_array() || *member.element >= request->size()) continue;
       request = &(*request)[*member.element];
     }
-    if (request->is_object()) (*request)[std::string(member.key)] = json(json::value_t::discarded);
+    if (!request->is_object()) continue;
+    auto& value = (*request)[std::string(member.key)];
+    if (member.nested.empty()) {
+      value = json(json::value_t::discarded);
+    } else if (!value.is_discarded()) {  // a repeated member stays the first thing to report
+      value =
+          json::binary(json::binary_t::container_type(member.nested.begin(), member.nested.end()), kRepeatedKeySubtype);
+    }
   }
 }
 
-std::string_view repeated_member(json& request, const RequestMembers& found) {
-  const auto marked = [&](const json::iterator& member) { return member != request.end() && member->is_discarded(); };
-  if (marked(found.jsonrpc)) return kMembers[0];
-  if (marked(found.id)) return kMembers[1];
-  if (marked(found.method)) return kMembers[2];
-  if (marked(found.params)) return kMembers[3];
+MarkedRepeat repeated_member(json& request, const RequestMembers& found) {
+  const std::array<std::pair<const json::iterator*, std::string_view>, 4> members = {{{&found.jsonrpc, kMembers[0]},
+                                                                                      {&found.id, kMembers[1]},
+                                                                                      {&found.method, kMembers[2]},
+                                                                                      {&found.params, kMembers[3]}}};
+  for (const auto& [member, name] : members) {
+    if (*member == request.end()) continue;
+    const json& value = **member;
+    if (value.is_discarded()) return {name, {}};
+    if (value.is_binary() && value.get_binary().has_subtype() && value.get_binary().subtype() == kRepeatedKeySubtype) {
+      const auto& bytes = value.get_binary();
+      return {name, std::string(bytes.begin(), bytes.end())};
+    }
+  }
   return {};
 }
 

@@ -3,6 +3,7 @@
 #include "mcpud/core/toml_document.hpp"
 
 #include <sstream>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -43,12 +44,25 @@ std::expected<json, std::string> to_json(const toml::node& node, const std::stri
 
 constexpr std::size_t kMaxConfigNesting = 64;
 
-// Finds a key with more dotted parts, or a value with deeper arrays and inline
-// tables, than `limit`, without parsing: strings and comments are skipped. The
+// One open array or inline table of a value, as the nesting check follows it.
+struct OpenValue {
+  bool inline_table = false;
+  bool in_key = false;       // inline table: between '{' or ',' and the key's '='
+  std::size_t key_dots = 0;  // inline table: dots of the key being read, each a table deeper
+};
+
+// Finds a value nested deeper than `limit` (arrays, inline tables, and the
+// tables each dotted key inside an inline table opens, across lines), or a key
+// of more dotted parts, without parsing: strings and comments are skipped. The
 // error starts with the line number.
 std::expected<void, std::string> check_toml_nesting(std::string_view text, std::size_t limit) {
-  std::size_t line = 1, depth = 0, dots = 0;
-  bool in_key = true;  // before the line's '=' (or in a [table] header)
+  std::size_t line = 1, key_dots = 0, depth = 0;  // depth: of the value being read, key_dots included
+  std::vector<OpenValue> open;
+  bool in_key = true;  // before the line's '=' (or in a [table] header), outside any value
+  const auto too_deep = [&] {
+    return std::unexpected(std::to_string(line) + ": arrays or inline tables nested deeper than " +
+                           std::to_string(limit));
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"' || c == '\'') {
@@ -64,22 +78,39 @@ std::expected<void, std::string> check_toml_nesting(std::string_view text, std::
       i = triple ? end + 2 : (text[end] == '\n' ? end - 1 : end);  // a one-line string cut by its line: go on there
       continue;
     }
+    OpenValue* inner = open.empty() ? nullptr : &open.back();
     if (c == '#') {
       i = std::min(text.find('\n', i), text.size()) - 1;
     } else if (c == '\n') {
       ++line;
-      dots = 0;
-      in_key = depth == 0;
-    } else if (c == '=' && depth == 0) {
-      in_key = false;
-    } else if (c == '.' && ++dots >= (in_key ? limit : limit * 16)) {
-      // In a value a dot may be a decimal point: only a line full of them is refused.
-      return std::unexpected(std::to_string(line) + ": a key of more than " + std::to_string(limit) + " dotted parts");
-    } else if ((c == '[' || c == '{') && !in_key && ++depth > limit) {
-      return std::unexpected(std::to_string(line) + ": arrays or inline tables nested deeper than " +
-                             std::to_string(limit));
-    } else if ((c == ']' || c == '}') && !in_key && depth > 0) {
-      --depth;
+      if (open.empty()) {
+        key_dots = 0;
+        in_key = true;
+      }
+    } else if (open.empty() && in_key) {
+      if (c == '=') in_key = false;
+      if (c == '.' && ++key_dots >= limit) {
+        return std::unexpected(std::to_string(line) + ": a key of more than " + std::to_string(limit) +
+                               " dotted parts");
+      }
+    } else if (c == '[' || c == '{') {
+      open.push_back(OpenValue{.inline_table = c == '{', .in_key = c == '{'});
+      if (++depth + key_dots > limit) return too_deep();
+    } else if (c == ']' || c == '}') {
+      if (inner != nullptr) {
+        depth -= 1 + inner->key_dots;
+        open.pop_back();
+      }
+    } else if (inner != nullptr && inner->inline_table) {
+      if (c == '=') {
+        inner->in_key = false;
+      } else if (c == ',') {
+        depth -= inner->key_dots;
+        *inner = OpenValue{.inline_table = true, .in_key = true};
+      } else if (c == '.' && inner->in_key) {
+        ++inner->key_dots;
+        if (++depth + key_dots > limit) return too_deep();
+      }
     }
   }
   return {};

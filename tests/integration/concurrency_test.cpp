@@ -33,6 +33,27 @@ TEST_F(Concurrency, TwoClientsInterleavingRequestsEachGetTheirOwnReplies) {
   }
 }
 
+// A batch is served in slices with other clients' lines between them: one
+// client's batch of a thousand slow calls does not hold up another's request.
+TEST_F(Concurrency, AnotherClientIsServedWhileALongBatchIsInProgress) {
+  auto other = connect();
+  ASSERT_TRUE(other);
+  std::string batch = "[";
+  for (int i = 0; i < 1000; ++i) {
+    batch += (i ? "," : "") + request_text("tools/list", json::object(), i);
+  }
+  batch += "]";
+  ASSERT_TRUE(client().send_line(batch));
+  std::this_thread::sleep_for(10ms);  // the batch is under way
+  ASSERT_TRUE(other->send_line(request_text("gpio_read", {{"pin", 2}}, "quick")));
+  const json quick = json::parse(other->read_line(30s).value_or("null"));
+  EXPECT_EQ(quick["id"], "quick");
+  EXPECT_TRUE(client().silent_for(0ms)) << "the batch was done before the other client's request was served";
+  const json answered = json::parse(client().read_line(30s).value_or("null"));
+  ASSERT_TRUE(answered.is_array());
+  EXPECT_EQ(answered.size(), 1000u);
+}
+
 TEST_F(Concurrency, TwoClientsOnTwoThreadsNeverSeeEachOthersReplies) {
   auto other = connect();
   ASSERT_TRUE(other);

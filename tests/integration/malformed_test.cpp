@@ -90,6 +90,15 @@ const MalformedCase kCases[] = {
     {"RepeatedParamsIsAnInvalidRequestNamingIt",
      R"({"jsonrpc":"2.0","id":23,"method":"gpio_write","params":{"pin":2,"value":true},"params":{"pin":2}})",
      error_reply("23", -32600, R"(Invalid request: member "params" appears more than once)")},
+    {"RepeatedKeyInsideParamsIsInvalidParamsNamingIt",
+     R"({"jsonrpc":"2.0","id":26,"method":"gpio_write","params":{"pin":2,"value":false,"value":true}})",
+     error_reply("26", -32602, R"(Invalid params: key "value" appears more than once in one object)")},
+    {"RepeatedKeyInsideANotificationsParamsIsSilentlyRefused",
+     R"({"jsonrpc":"2.0","method":"gpio_write","params":{"pin":2,"value":false,"value":true}})", std::nullopt},
+    {"RepeatedEnvelopeMemberIsAnInvalidRequest",
+     R"({"session_id":1,"type":"mcp","payload":{"jsonrpc":"2.0","id":27,"method":"get_info"},)"
+     R"("payload":{"jsonrpc":"2.0","id":28,"method":"gpio_write","params":{"pin":2,"value":true}}})",
+     error_reply("null", -32600, R"(Invalid request: envelope member "payload" appears more than once)")},
     {"RepeatedMemberInABatchRefusesOnlyThatElement",
      "[" + write_led(R"("id":24,)") + R"(,{"jsonrpc":"2.0","jsonrpc":"2.0","id":25,"method":"get_info"}])",
      "[" + led_written("24", true) + "," +

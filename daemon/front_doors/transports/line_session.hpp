@@ -13,6 +13,7 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
@@ -76,6 +77,21 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   // Notifications share the reply queue and its bound.
   void push(std::string message) override { send(message); }
 
+  // The rest of a long batch, on a later turn: the client's next lines wait
+  // until its batch is served (one batch in progress per client).
+  void defer(std::function<void()> next) override {
+    ++deferred_;
+    boost::asio::post(stream_.get_executor(), [weak = this->weak_from_this(), next = std::move(next)] {
+      auto self = weak.lock();
+      if (!self) return;
+      --self->deferred_;
+      if (self->closed_) return;
+      next();
+      if (self->serving_paused_ && !self->must_wait()) self->serve_input();
+      self->close_if_finished();
+    });
+  }
+
   void close() override {
     if (closed_) return;
     closed_ = true;
@@ -99,6 +115,13 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   // wait in read_buffer_ and the socket is not read, so a client that sends
   // faster than it reads is slowed down by TCP, not buffered here.
   bool backlogged() const { return outgoing_.size() >= limits_.queue_bytes / 2; }
+  // Serving the next line waits for the replies to be read, or for the batch in progress.
+  bool must_wait() const { return backlogged() || deferred_ > 0; }
+
+  // After the client ended its input: closes once the last reply is written.
+  void close_if_finished() {
+    if (input_done_ && !closed_ && !write_active_ && deferred_ == 0) close();
+  }
 
   void read_more() {
     stream_.async_read_some(
@@ -115,7 +138,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
       // that of a last line without a newline too.
       if (ec == boost::asio::error::eof) framer_.finish(serve_line(), overflow());
       input_done_ = true;
-      if (!write_active_) close();
+      close_if_finished();
       return;
     }
     unserved_ = std::string_view(read_buffer_.data(), n);
@@ -126,6 +149,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   auto serve_line() {
     return [this](std::string_view line) {
       engine_.handle_line(line, *this, [weak = this->weak_from_this()](std::string reply) {
+        if (reply.empty()) return;  // its requests were cancelled: nothing to send
         if (auto self = weak.lock()) self->send(reply);
       });
     };
@@ -137,14 +161,14 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   // Hands the lines of the last read to the engine, one at a time, until the
   // replies back up; reads on once all are served.
   void serve_input() {
-    while (!unserved_.empty() && !closed_ && !backlogged()) {
+    while (!unserved_.empty() && !closed_ && !must_wait()) {
       const auto newline = unserved_.find('\n');
       const auto take = newline == std::string_view::npos ? unserved_.size() : newline + 1;
       framer_.feed(unserved_.substr(0, take), serve_line(), overflow());
       unserved_.remove_prefix(take);
     }
-    serving_paused_ = !unserved_.empty() || backlogged();
-    if (!closed_ && !serving_paused_) read_more();
+    serving_paused_ = !unserved_.empty() || must_wait();
+    if (!closed_ && !serving_paused_ && !input_done_) read_more();
   }
 
   void write_more() {
@@ -166,11 +190,11 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     }
     last_activity_ = std::chrono::steady_clock::now();
     outgoing_.consumed(n);
-    if (serving_paused_ && !backlogged()) serve_input();
+    if (serving_paused_ && !must_wait()) serve_input();
     if (!outgoing_.empty()) {
       write_more();
-    } else if (input_done_) {
-      close();
+    } else {
+      close_if_finished();
     }
   }
 
@@ -212,7 +236,8 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   bool write_active_ = false;
   boost::system::error_code write_error_;
   std::string_view unserved_;    // lines of the last read not yet served (in read_buffer_)
-  bool serving_paused_ = false;  // the backlog is too big: serving waits for writes
+  bool serving_paused_ = false;  // the backlog is too big, or a batch is in progress: serving waits
+  unsigned deferred_ = 0;        // slices of a batch waiting for their turn
   bool input_done_ = false;
   bool closed_ = false;
 };

@@ -123,6 +123,7 @@ void AssistantSession::on_mcp(const std::string& text, json message) {
   const bool named = message.contains("session_id");
   engine_.handle_line(named ? text : mcp_envelope(std::move(message), session_id_), *this,
                       [weak = weak_from_this()](std::string reply) {
+                        if (reply.empty()) return;  // cancelled: no response is sent
                         if (auto self = weak.lock()) self->push(std::move(reply));
                       });
 }

@@ -153,6 +153,7 @@ void FleetUplink::serve(const mqtt::Message& message, std::string reply_topic) {
   ctx_.engine.handle_line(
       message.payload, client,
       [slot, topic = std::move(reply_topic), correlation = message.correlation_data](std::string reply) {
+        if (reply.empty()) return;  // cancelled: no response is published
         if (auto self = slot->uplink.lock()) self->publish_reply(topic, correlation, std::move(reply));
       });
 }

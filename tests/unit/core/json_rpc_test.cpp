@@ -71,6 +71,25 @@ class DetachedClientForTest final : public Client {
   void push(std::string) override {}
 };
 
+// A client whose deferred work waits until the test runs it, as a loop's later turn would.
+class DeferringClient final : public Client {
+ public:
+  void push(std::string) override {}
+  void defer(std::function<void()> next) override { later.push_back(std::move(next)); }
+  // Runs what was deferred, one turn at a time; the number of turns.
+  int run_all() {
+    int turns = 0;
+    while (!later.empty()) {
+      auto next = std::move(later.front());
+      later.erase(later.begin());
+      next();
+      ++turns;
+    }
+    return turns;
+  }
+  std::vector<std::function<void()>> later;
+};
+
 class JsonRpcEngine : public ::testing::Test {
  protected:
   // Every reply the engine sent for `line`, parsed.
@@ -100,17 +119,67 @@ TEST_F(JsonRpcEngine, Cancelled_RequestIsStoppedAndGetsNoResponse) {
   engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}})", client,
                      collect);
   EXPECT_EQ(handler.stopped, 1);
-  EXPECT_TRUE(replies.empty()) << "the cancelled request must not be answered";
+  // No response; the line's responder learns that none will come ("").
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0], "") << "the cancelled request must not be answered";
   EXPECT_EQ(client.in_flight->size(), 1u);
   handler.deferred[0](json("late"));  // the stopped call's own late answer is dropped too
-  EXPECT_TRUE(replies.empty());
+  EXPECT_EQ(replies.size(), 1u);
   handler.deferred[1](json("done"));
-  ASSERT_EQ(replies.size(), 1u);
-  EXPECT_EQ(json::parse(replies[0])["id"], 2);
+  ASSERT_EQ(replies.size(), 2u);
+  EXPECT_EQ(json::parse(replies[1])["id"], 2);
   EXPECT_TRUE(client.in_flight->empty());
   engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})", client,
                      collect);
   EXPECT_EQ(handler.stopped, 1) << "answered requests are not cancelled";
+}
+
+TEST_F(JsonRpcEngine, Cancelled_ABatchWhoseRequestsAreAllCancelledEndsWithAnEmptyReply) {
+  std::vector<std::string> replies;
+  DetachedClientForTest client;
+  const auto collect = [&](std::string reply) { replies.push_back(std::move(reply)); };
+  engine.handle_line(R"([{"jsonrpc":"2.0","id":1,"method":"stoppable"},{"jsonrpc":"2.0","method":"echo"},
+                         {"jsonrpc":"2.0","id":2,"method":"stoppable"}])",
+                     client, collect);
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})", client,
+                     collect);
+  EXPECT_TRUE(replies.empty()) << "one request still waits";
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})", client,
+                     collect);
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0], "");
+  // A batch of notifications alone still gets no call at all.
+  engine.handle_line(R"([{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","method":"echo"}])", client, collect);
+  EXPECT_EQ(replies.size(), 1u);
+}
+
+TEST_F(JsonRpcEngine, Cancelled_InsideAnEnvelopeTheEmptyReplyIsNotWrapped) {
+  std::vector<std::string> replies;
+  DetachedClientForTest client;
+  const auto collect = [&](std::string reply) { replies.push_back(std::move(reply)); };
+  engine.handle_line(R"({"session_id":"s","type":"mcp","payload":{"jsonrpc":"2.0","id":1,"method":"stoppable"}})",
+                     client, collect);
+  client.cancel_pending();
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0], "");
+}
+
+TEST_F(JsonRpcEngine, ALongBatchIsServedInSlicesOnLaterTurnsAndAnsweredOnce) {
+  std::string batch = "[";
+  for (int i = 0; i < 40; ++i)
+    batch += (i ? "," : "") + std::string(R"({"jsonrpc":"2.0","id":)") + std::to_string(i) + R"(,"method":"echo"})";
+  batch += "]";
+  DeferringClient client;
+  std::vector<std::string> replies;
+  engine.handle_line(batch, client, [&](std::string reply) { replies.push_back(std::move(reply)); });
+  EXPECT_EQ(handler.calls.size(), 16u) << "the first slice at once";
+  EXPECT_TRUE(replies.empty());
+  EXPECT_EQ(client.run_all(), 2);
+  EXPECT_EQ(handler.calls.size(), 40u);
+  ASSERT_EQ(replies.size(), 1u);
+  const auto answered = json::parse(replies[0]);
+  ASSERT_EQ(answered.size(), 40u);
+  EXPECT_EQ(answered[39]["id"], 39);
 }
 
 TEST_F(JsonRpcEngine, ANulByteAnywhereIsAParseError) {
@@ -204,7 +273,7 @@ TEST_F(JsonRpcEngine, RepeatedMembers_AreAnInvalidRequestNamingTheMember) {
   EXPECT_EQ(reply.at("id"), "p");
   reply = reply_to(R"({"jsonrpc":"1.0","id":3,"method":"echo","jsonrpc":"2.0"})");
   EXPECT_EQ(message(reply), R"(Invalid request: member "jsonrpc" appears more than once)");
-  reply = reply_to(R"({"jsonrpc":"2.0","method":"echo","\u006dethod":"throw"})");
+  reply = reply_to(R"({"jsonrpc":"2.0","id":9,"method":"echo","\u006dethod":"throw"})");
   EXPECT_EQ(message(reply), R"(Invalid request: member "method" appears more than once)") << "escaped keys too";
   EXPECT_TRUE(handler.calls.empty());
 }
@@ -217,9 +286,49 @@ TEST_F(JsonRpcEngine, RepeatedMembers_InABatchRefuseOnlyTheirElement) {
   EXPECT_TRUE(replies[0].contains("result"));
   EXPECT_EQ(replies[1].at("id"), 2);
   EXPECT_EQ(replies[1].at("error").at("message"), R"(Invalid request: member "params" appears more than once)");
-  EXPECT_EQ(replies[2].at("result").at("params"), json::parse(R"({"id":2})"))
-      << "repeated keys inside params are the tool's business";
-  EXPECT_EQ(handler.calls.size(), 2u);
+  EXPECT_EQ(replies[2].at("id"), 3);
+  EXPECT_EQ(replies[2].at("error").at("code"), -32602);
+  EXPECT_EQ(replies[2].at("error").at("message"), R"(Invalid params: key "id" appears more than once in one object)")
+      << "which of two values was meant is a guess: refused wherever a request holds it";
+  EXPECT_EQ(handler.calls.size(), 1u);
+}
+
+TEST_F(JsonRpcEngine, RepeatedKeys_ANotificationIsStillNeverAnswered) {
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"echo","params":{"a":1,"a":2}})").empty());
+  EXPECT_TRUE(send(R"({"jsonrpc":"2.0","method":"echo","method":"x"})").empty());
+  EXPECT_TRUE(send(R"([{"jsonrpc":"2.0","method":"echo","params":{"a":1,"a":2}}])").empty());
+  EXPECT_TRUE(handler.calls.empty()) << "nor carried out";
+}
+
+TEST_F(JsonRpcEngine, RepeatedKeys_AnEnvelopeNamingAMemberTwiceIsRefusedUnwrapped) {
+  const auto reply = reply_to(R"({"session_id":"s","type":"mcp","payload":{"jsonrpc":"2.0","id":1,"method":"echo"},)"
+                              R"("payload":{"jsonrpc":"2.0","id":2,"method":"fail"}})");
+  EXPECT_TRUE(reply.at("id").is_null());
+  EXPECT_EQ(reply.at("error").at("message"), R"(Invalid request: envelope member "payload" appears more than once)");
+  EXPECT_TRUE(handler.calls.empty());
+}
+
+TEST_F(JsonRpcEngine, RepeatedKeys_InsideParamsAreInvalidParamsWhateverPathReadsTheLine) {
+  // The plain line, one whose params need the parser (a fraction), one inside an
+  // envelope, and a key repeated deep down.
+  for (const std::string line :
+       {R"({"jsonrpc":"2.0","id":4,"method":"echo","params":{"name":"a","name":"b"}})",
+        R"({"jsonrpc":"2.0","id":4,"method":"echo","params":{"duty":0.5,"name":"a","name":"b"}})",
+        R"({"jsonrpc":"2.0","id":4,"method":"echo","params":{"arguments":[{"x":{"y":1,"name":0,"name":1}}]}})"}) {
+    const auto reply = reply_to(line);
+    EXPECT_EQ(reply.at("id"), 4) << line;
+    EXPECT_EQ(reply.at("error").at("code"), -32602) << line;
+    EXPECT_EQ(reply.at("error").at("message"), R"(Invalid params: key "name" appears more than once in one object)")
+        << line;
+  }
+  const auto wrapped = reply_to(
+      R"({"session_id":"s","type":"mcp","payload":{"jsonrpc":"2.0","id":5,"method":"echo","params":{"a":1,"a":1}}})");
+  EXPECT_EQ(wrapped.at("payload").at("error").at("code"), -32602);
+  const auto in_id = reply_to(R"({"jsonrpc":"2.0","id":{"a":1,"a":2},"method":"echo"})");
+  EXPECT_TRUE(in_id.at("id").is_null());
+  EXPECT_EQ(in_id.at("error").at("message"),
+            R"(Invalid request: key "a" appears more than once in one object of "id")");
+  EXPECT_TRUE(handler.calls.empty());
 }
 
 TEST_F(JsonRpcEngine, RepeatedMembers_InTheEnvelopesPayloadAreRefusedInsideTheEnvelope) {

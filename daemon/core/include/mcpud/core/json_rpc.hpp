@@ -49,6 +49,12 @@ class Client {
   // payload} envelope when the client spoke through one.
   void notify(std::string_view method, const nlohmann::json& params);
 
+  // Runs `next` on a later turn of the event loop, or never when the client is
+  // gone by then: the engine serves a long batch in slices, so that one batch
+  // of slow calls does not keep every other client waiting. At once by default
+  // (one-shot callers, clients without a loop of their own).
+  virtual void defer(std::function<void()> next) { next(); }
+
   // Dialect state, created by the dialect on first use.
   std::unique_ptr<ClientState> state;
   // The envelope's session_id, set once the client used the envelope.
@@ -83,13 +89,18 @@ class MethodHandler {
 };
 
 // Receives the serialized reply to one line (without the trailing newline). Not
-// called at all for a notification or a batch of notifications.
+// called at all for a notification or a batch of notifications; called with ""
+// when the line's requests were all cancelled (notifications/cancelled, or the
+// client left): no response is due, but a transport that answers every
+// exchange (HTTP) learns that none will come.
 using Responder = std::function<void(std::string)>;
 
 struct EngineLimits {
   std::size_t max_depth = 64;    // nesting of arrays/objects in a request
   std::size_t max_batch = 1000;  // requests in one batch
 };
+
+struct BatchReplies;  // a batch being served (json_rpc.cpp)
 
 // Stateless apart from its limits; one engine can serve many sessions.
 class Engine {
@@ -107,6 +118,8 @@ class Engine {
 
  private:
   void handle_parsed(nlohmann::json& message, Client& client, Responder respond);
+  // Serves elements [from, from + a slice) of a batch, and defers the rest.
+  void serve_batch(const std::shared_ptr<BatchReplies>& batch, Client& client, std::size_t from);
   // `batch_budget`: the bytes left for the replies of the batch `message` is in
   // (null for a single message, which has the client's whole limit).
   void handle_message(nlohmann::json& message, Client& client, std::function<void(std::string)> done,
@@ -117,6 +130,11 @@ class Engine {
   MethodHandler& handler_;
   EngineLimits limits_;
 };
+
+// Whether one message asks for an answer: an object with an id, valid or not,
+// that is no peer's response (those have a result or an error and no method).
+// Notifications and responses are not answered.
+bool awaits_answer(const nlohmann::json& message);
 
 // Whether `message` is the {session_id, type:"mcp", payload} envelope.
 bool is_envelope(const nlohmann::json& message);
