@@ -98,6 +98,39 @@ describe("asynchronous tools over Streamable HTTP", () => {
     assert.deepEqual(reply.result.structuredContent, { echo: "sse" });
   });
 
+  // notifications/cancelled from the same session: no response is due for the
+  // cancelled requests, but each POST that carried them is still answered (202).
+  for (const accept of ["application/json, text/event-stream", "text/event-stream"]) {
+    it(`ends a POST whose requests were all cancelled with 202 (Accept: ${accept})`, async () => {
+      const post = (message, headers = {}) =>
+        fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: accept, "Mcp-Session-Id": client.transport.sessionId, ...headers },
+          body: JSON.stringify(message),
+        });
+      const read = (id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "serial_read", arguments: { session_id: sessionId, timeout_ms: 60000 } } });
+      const cancel = (requestId) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "test" } });
+      // What earlier tests left in the session (serial_exec's newline) would answer a read at once.
+      while ((await call("serial_read", { session_id: sessionId, timeout_ms: 50 })).structuredContent.bytes_read > 0);
+      const lone = post(read("lone"));
+      const batch = post([read("b1"), read("b2")]);
+      await waitFor(async () => {
+        const { structuredContent } = await call("serial_list_sessions", {});
+        return structuredContent.sessions.find((x) => x.session_id === sessionId)?.pending_reads === 3;
+      }, "the three reads to wait");
+      assert.equal((await post(cancel("lone"))).status, 202);
+      const loneAnswer = await lone;
+      assert.equal(loneAnswer.status, 202);
+      assert.equal(await loneAnswer.text(), "");
+      assert.equal((await post([cancel("b1"), cancel("b2")])).status, 202);
+      const batchAnswer = await batch;
+      assert.equal(batchAnswer.status, 202);
+      assert.equal(await batchAnswer.text(), "");
+      const echoed = await call("dev__slow_echo", { text: "after the cancellations" });
+      assert.deepEqual(echoed.structuredContent, { echo: "after the cancellations" });
+    });
+  }
+
   it("survives a client that leaves while its call is pending", async () => {
     for (let i = 0; i < 20; i++) {
       const abort = new AbortController();

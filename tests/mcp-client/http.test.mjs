@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it, before, after } from "node:test";
 import { connect } from "node:net";
+import { readFileSync } from "node:fs";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Daemon } from "./daemon.mjs";
@@ -108,6 +109,61 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(ended.status, 200);
     assert.equal((await post({ jsonrpc: "2.0", id: 3, method: "ping" }, { "Mcp-Session-Id": session })).status, 404);
     await stream.body.cancel();
+  });
+
+  it("answers a body with neither requests nor notifications with 400 and the engine's error", async () => {
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const headers = { "Mcp-Session-Id": init.headers.get("mcp-session-id") };
+    for (const body of ["{}", "[1]", "1", JSON.stringify({ jsonrpc: "1.0", method: "x" })]) {
+      const res = await post(body, headers);
+      assert.equal(res.status, 400, body);
+      const reply = [await res.json()].flat()[0];
+      assert.equal(reply.error.code, -32600, body);
+      assert.equal(reply.id, null, body);
+    }
+    const notifications = Array.from({ length: 1001 }, () => ({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    const tooMany = await post(notifications, headers);
+    assert.equal(tooMany.status, 400, "a batch the engine refuses whole");
+    assert.match((await tooMany.json()).error.message, /1001 exceeds 1000/);
+    assert.equal((await post(notifications.slice(0, 3), headers)).status, 202);
+    // An id makes a request, a method makes it no response: each is answered.
+    assert.deepEqual(await (await post({ jsonrpc: "2.0", id: 7 }, headers)).json(), {
+      jsonrpc: "2.0", id: 7, error: { code: -32600, message: 'Invalid request: method must be a string' },
+    });
+    assert.deepEqual(await (await post({ jsonrpc: "2.0", id: 8, method: "ping", result: 0 }, headers)).json(), { jsonrpc: "2.0", id: 8, result: {} });
+    // Deeper than any stack would take: refused before anything recurses into it.
+    const deep = await post("[".repeat(100000) + "]".repeat(100000), headers);
+    assert.equal(deep.status, 400);
+    assert.match((await deep.json()).error.message, /nested deeper than 64/);
+  });
+
+  it("bounds chunk headers and trailers, which the header and body limits do not", async () => {
+    const rssKb = () => Number(readFileSync(`/proc/${daemon.process.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)[1]);
+    const chunked = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const before = rssKb();
+    for (const text of [`${chunked}5;e=${"a".repeat(4 << 20)}`, `${chunked}2\r\n{}\r\n0\r\n${"X-T: aaaa\r\n".repeat(400000)}`]) {
+      const raw = await rawExchange(text);
+      assert.ok(raw === "" || /^HTTP\/1\.1 400/.test(raw), raw.slice(0, 200));  // or reset: the rest was never read
+    }
+    assert.ok(rssKb() < before + 20 * 1024, `RSS grew from ${before} to ${rssKb()} kB`);
+    assert.equal((await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} })).status, 200);
+  });
+
+  it("chooses the reply's format by Accept in any letter case, q=0 refusing a type", async () => {
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const session = init.headers.get("mcp-session-id");
+    for (const accept of ["TEXT/EVENT-STREAM", "text/event-stream, application/json;q=0"]) {
+      const res = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, { "Mcp-Session-Id": session, Accept: accept });
+      assert.equal(res.headers.get("content-type"), "text/event-stream", accept);
+      await res.text();
+    }
+    const json = await post({ jsonrpc: "2.0", id: 3, method: "ping" }, { "Mcp-Session-Id": session, Accept: "Application/JSON, text/event-stream" });
+    assert.equal(json.headers.get("content-type"), "application/json");
+    const stream = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "Text/Event-Stream" } });
+    assert.equal(stream.status, 200);
+    await stream.body.cancel();
+    const refused = await fetch(`http://${daemon.httpAddress}/mcp`, { headers: { "Mcp-Session-Id": session, Accept: "text/event-stream;q=0" } });
+    assert.equal(refused.status, 406);
   });
 });
 

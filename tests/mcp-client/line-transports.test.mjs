@@ -20,8 +20,12 @@ describe("MCP and subscriptions on line transports", () => {
   it("pushes pin changes to an MCP/U client subscribed over TCP", async () => {
     const watcher = await lineClient({ port: tcpPort, host: "127.0.0.1" });
     watcher.send({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { uris: ["mcpu://pins/led", "mcpu://serial/1"] } });
-    const reply = await watcher.next((m) => m.id === 1, "the subscribe reply");
-    assert.deepEqual(reply.result.subscribed, ["mcpu://pins/led", "mcpu://serial/1"]);
+    const unknown = await watcher.next((m) => m.id === 1, "the subscribe reply");
+    assert.equal(unknown.error.code, -32050, "no serial session 1 exists: nothing is subscribed");
+    assert.match(unknown.error.message, /params\.uris\[1\]: resource not found: mcpu:\/\/serial\/1/);
+    watcher.send({ jsonrpc: "2.0", id: 3, method: "subscribe", params: { uris: ["mcpu://pins/led"] } });
+    const reply = await watcher.next((m) => m.id === 3, "the subscribe reply");
+    assert.deepEqual(reply.result.subscribed, ["mcpu://pins/led"]);
     const driver = await lineClient({ port: tcpPort, host: "127.0.0.1" });
     driver.send({ jsonrpc: "2.0", id: 7, method: "gpio_write", params: { pin: 2, value: true } });
     const update = await watcher.next((m) => m.method === "notifications/resources/updated", "the pin update");

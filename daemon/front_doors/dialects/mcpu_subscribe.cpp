@@ -9,8 +9,9 @@ namespace {
 
 using nlohmann::json;
 
-// params.uris as strings, each one subscribable; errors name the element.
-Result<std::vector<std::string>> read_uris(const json& params) {
+// params.uris as strings, each one subscribable (and, to subscribe, one that
+// exists for `caller`); errors name the element.
+Result<std::vector<std::string>> read_uris(const json& params, const ResourceExists& exists, const Caller* caller) {
   const auto it = params.find("uris");
   if (it == params.end()) return std::unexpected(Error::invalid_params("params.uris: required"));
   if (!it->is_array())
@@ -21,19 +22,24 @@ Result<std::vector<std::string>> read_uris(const json& params) {
     const auto& uri = (*it)[i];
     if (!uri.is_string())
       return std::unexpected(Error::invalid_params(field + ": expected string, got " + uri.type_name()));
-    if (auto ok = check_subscribable(uri.get<std::string>(), field); !ok) return std::unexpected(ok.error());
-    uris.push_back(uri.get<std::string>());
+    const auto& text = uri.get_ref<const std::string&>();
+    if (auto ok = check_subscribable(text, field); !ok) return std::unexpected(ok.error());
+    if (caller && !exists(text, *caller)) {
+      return std::unexpected(
+          Error::domain(DomainError::ResourceNotFound, field + ": resource not found: " + text.substr(0, 200)));
+    }
+    uris.push_back(text);
   }
   return uris;
 }
 
 }  // namespace
 
-void install_mcpu_subscribe(rpc::Dispatcher& dispatcher, EventHub& hub) {
+void install_mcpu_subscribe(rpc::Dispatcher& dispatcher, EventHub& hub, ResourceExists exists) {
   for (const bool subscribe : {true, false}) {
     dispatcher.add_method(subscribe ? "subscribe" : "unsubscribe",
-                          [&hub, subscribe](rpc::Client& client, json params, ToolReply reply) {
-                            auto uris = read_uris(params);
+                          [&hub, exists, subscribe](rpc::Client& client, json params, ToolReply reply) {
+                            auto uris = read_uris(params, exists, subscribe ? &client.caller : nullptr);
                             if (!uris) return reply(std::unexpected(uris.error()));
                             auto& session = client_session(client, hub);
                             for (const auto& uri : *uris) {

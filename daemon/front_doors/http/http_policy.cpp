@@ -64,21 +64,33 @@ double weight(std::string_view parameters) {
   return 1.0;
 }
 
-}  // namespace
-
-bool accepts_mcp_reply(std::string_view accept) {
-  if (trimmed(accept).empty()) return true;
+// Whether one of the media ranges of `accept` is taken by `takes` (given the
+// range's type) and has a weight above q=0.
+template <class Takes>
+bool any_range(std::string_view accept, Takes takes) {
   while (!accept.empty()) {
     const auto comma = accept.find(',');
     const auto range = accept.substr(0, comma);
     accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
     const auto semicolon = range.find(';');
-    const auto type = trimmed(range.substr(0, semicolon));
-    const bool covers =
-        std::any_of(std::begin(kTypes), std::end(kTypes), [&](std::string_view t) { return same_letters(type, t); });
-    if (covers && (semicolon == std::string_view::npos || weight(range.substr(semicolon + 1)) > 0)) return true;
+    if (takes(trimmed(range.substr(0, semicolon))) &&
+        (semicolon == std::string_view::npos || weight(range.substr(semicolon + 1)) > 0))
+      return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool accepts_mcp_reply(std::string_view accept) {
+  if (trimmed(accept).empty()) return true;
+  return any_range(accept, [](std::string_view type) {
+    return std::any_of(std::begin(kTypes), std::end(kTypes), [&](std::string_view t) { return same_letters(type, t); });
+  });
+}
+
+bool lists_media_type(std::string_view accept, std::string_view type) {
+  return any_range(accept, [&](std::string_view listed) { return same_letters(listed, type); });
 }
 
 bool is_json_media_type(std::string_view content_type) {

@@ -25,6 +25,10 @@ bool bearer_accepted(std::string_view authorization, std::string_view token);
 // covering them (*/*, application/*, text/*), with a weight above q=0.
 bool accepts_mcp_reply(std::string_view accept);
 
+// Whether an Accept header names `type` itself (any letter case, not by a
+// wildcard) with a weight above q=0.
+bool lists_media_type(std::string_view accept, std::string_view type);
+
 // Whether a Content-Type names JSON: application/json in any letter case, with
 // or without parameters and the spaces HTTP allows around them.
 bool is_json_media_type(std::string_view content_type);

@@ -35,6 +35,11 @@ using Response = http::response<http::string_body>;
 constexpr auto kRequestTimeout = std::chrono::seconds(30);
 constexpr auto kIdleSession = std::chrono::minutes(10);
 constexpr std::size_t kHeaderLimit = 16 * 1024;
+// The most unparsed bytes a connection holds: a header, or a chunk's header or
+// the trailer a chunked body ends with (which Beast's header and body limits do
+// not bound), or the start of a pipelined request; body bytes are moved out as
+// they are parsed.
+constexpr std::size_t kReadBufferLimit = kHeaderLimit + 64 * 1024;
 
 std::string sse_event(std::string_view message) {
   std::string out = "event: message\ndata: ";
@@ -43,12 +48,12 @@ std::string sse_event(std::string_view message) {
   return out;
 }
 
-// Whether a parsed body holds at least one request (something that gets a reply).
+// Whether a parsed body holds at least one request (something that gets a
+// reply), as the engine counts them: a batch's elements are not searched further.
 bool has_request(const json& body) {
   const json& message = rpc::is_envelope(body) ? body["payload"] : body;
-  if (message.is_array())
-    return std::any_of(message.begin(), message.end(), [](const json& m) { return has_request(m); });
-  return message.is_object() && message.contains("method") && message.contains("id");
+  if (message.is_array()) return std::any_of(message.begin(), message.end(), rpc::awaits_answer);
+  return rpc::awaits_answer(message);
 }
 
 // The ids of the requests in a body (one message, a batch, or either in the envelope).
@@ -162,6 +167,16 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return reply_error(http::status::payload_too_large,
                          "Request body larger than " + std::to_string(state_->options.max_body_bytes) + " bytes",
                          false);
+    }
+    if (ec == http::error::header_limit) {
+      return reply_error(http::status::request_header_fields_too_large,
+                         "Request header larger than " + std::to_string(kHeaderLimit) + " bytes", false);
+    }
+    if (ec == http::error::buffer_overflow) {
+      return reply_error(
+          http::status::bad_request,
+          "Request framing (a chunk header or the trailer) longer than " + std::to_string(kReadBufferLimit) + " bytes",
+          false);
     }
     if (ec) {
       if (ec != http::error::end_of_stream && ec != beast::error::timeout)
@@ -300,7 +315,14 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     session->last_used = std::chrono::steady_clock::now();
     session_id_ = session->id();
     if (!has_request(body)) {
-      state_->engine.handle_line(request_.body(), *session, [](std::string) {});
+      // Notifications and responses get no answer: 202. A message that is
+      // neither (`{}`, `[1]`, a batch too long) is refused at once: 400 with
+      // the engine's error. Shared: a batch's refusal waits for its slowest
+      // notification, which may answer after this returns.
+      auto refusal = std::make_shared<std::string>();
+      state_->engine.handle_line(request_.body(), *session,
+                                 [refusal](std::string reply) { *refusal = std::move(reply); });
+      if (!refusal->empty()) return send_json(http::status::bad_request, std::move(*refusal));
       return send(text_response(http::status::accepted, ""));
     }
     const bool sse = wants_sse();
@@ -317,6 +339,9 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                  if (self->closed_) return;
                                  self->awaiting_reply_ = false;
                                  self->stop_watching_peer();
+                                 // Its requests were all cancelled: no response is due (MCP),
+                                 // and the exchange ends as one that carried none.
+                                 if (reply.empty()) return self->send(self->text_response(http::status::accepted, ""));
                                  if (sse) return self->send_sse_reply(reply);
                                  self->send_json(http::status::ok, std::move(reply));
                                });
@@ -397,6 +422,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return nullptr;
     }
     auto session = std::make_shared<McpHttpSession>(new_session_id(), options.queue_bytes);
+    session->set_executor(stream_.get_executor());
     session->caller.peer = peer_.substr(0, peer_.rfind(':'));  // the port changes with every connection
     session->group = group_;
     state_->sessions.emplace(session->id(), session);
@@ -406,7 +432,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   }
 
   void handle_get() {
-    if (header(http::field::accept).find("text/event-stream") == std::string_view::npos) {
+    if (!lists_media_type(header(http::field::accept), "text/event-stream")) {
       return reply_error(http::status::not_acceptable, "GET /mcp is an event stream: Accept text/event-stream");
     }
     auto session = state_->find(header("Mcp-Session-Id"));
@@ -455,10 +481,10 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     });
   }
 
+  // An event stream when the client takes one and refuses JSON or does not name it.
   bool wants_sse() const {
     const auto accept = header(http::field::accept);
-    return accept.find("text/event-stream") != std::string_view::npos &&
-           accept.find("application/json") == std::string_view::npos;
+    return lists_media_type(accept, "text/event-stream") && !lists_media_type(accept, "application/json");
   }
 
   std::string_view header(std::string_view name) const {
@@ -544,7 +570,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   }
 
   beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
+  beast::flat_buffer buffer_{kReadBufferLimit};
   std::optional<http::request_parser<http::string_body>> parser_;
   Request request_;
   std::shared_ptr<HttpServer::State> state_;
@@ -576,18 +602,39 @@ HttpServer::~HttpServer() { close(); }
 
 const HttpOptions& HttpServer::options() const { return state_->options; }
 
+namespace {
+
+// The Host rule for `options`; warns of a listener open to others without a token.
+std::expected<HostRule, std::string> judge_options(const HttpOptions& options, const tcp::endpoint& endpoint) {
+  auto rule = host_rule(endpoint.address(), options.allowed_hosts);
+  if (rule && !endpoint.address().is_loopback() && options.token.empty()) {
+    log::warn("http", "serving MCP on ", options.listen,
+              " without a bearer token: anyone who can reach it controls the board");
+  }
+  return rule;
+}
+
+}  // namespace
+
+std::expected<void, std::string> HttpServer::update(HttpOptions options) {
+  if (options.listen != state_->options.listen) return std::unexpected("http: update cannot move the listener");
+  auto endpoint = io::listen_endpoint(options.listen);
+  if (!endpoint) return std::unexpected("http " + endpoint.error());
+  auto rule = judge_options(options, *endpoint);
+  if (!rule) return std::unexpected(rule.error());
+  state_->host_rule = std::move(*rule);
+  state_->options = std::move(options);
+  return {};
+}
+
 std::expected<void, std::string> HttpServer::open() {
   auto endpoint = io::listen_endpoint(state_->options.listen);
   if (!endpoint) return std::unexpected("http " + endpoint.error());
-  auto rule = host_rule(endpoint->address(), state_->options.allowed_hosts);
+  auto rule = judge_options(state_->options, *endpoint);
   if (!rule) return std::unexpected(rule.error());
   state_->host_rule = std::move(*rule);
   if (const auto ec = io::listen_tcp(state_->acceptor.socket(), *endpoint))
     return std::unexpected("cannot listen for HTTP on " + state_->options.listen + ": " + ec.message());
-  if (!endpoint->address().is_loopback() && state_->options.token.empty()) {
-    log::warn("http", "serving MCP on ", state_->options.listen,
-              " without a bearer token: anyone who can reach it controls the board");
-  }
   log::info("http", "listening on ", local_address(), " (MCP Streamable HTTP at /mcp)");
   // The loop holds the state: connections and the loop may outlive the server.
   state_->acceptor.start("http", [state = state_](tcp::socket socket) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <boost/asio/post.hpp>
+
 namespace mcpud::http {
 
 namespace {
@@ -34,6 +36,13 @@ void McpHttpSession::push(std::string message) {
     backlog_bytes_ -= backlog_.front().size();
     backlog_.pop_front();
   }
+}
+
+void McpHttpSession::defer(std::function<void()> next) {
+  if (!executor_) return next();
+  boost::asio::post(executor_, [weak = weak_from_this(), next = std::move(next)] {
+    if (weak.lock()) next();  // a session still held (ended or not) finishes its batch: its POST awaits the reply
+  });
 }
 
 void McpHttpSession::attach(const std::shared_ptr<EventStream>& stream) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include <boost/asio/any_io_executor.hpp>
+
 #include "mcpud/core/json_rpc.hpp"
 
 namespace mcpud::http {
@@ -23,7 +25,7 @@ class EventStream {
   virtual void close() = 0;
 };
 
-class McpHttpSession final : public rpc::Client {
+class McpHttpSession final : public rpc::Client, public std::enable_shared_from_this<McpHttpSession> {
  public:
   // `backlog_bytes`: notifications kept while no stream is open (oldest dropped first).
   McpHttpSession(std::string id, std::size_t backlog_bytes) : id_(std::move(id)), backlog_limit_(backlog_bytes) {
@@ -32,6 +34,10 @@ class McpHttpSession final : public rpc::Client {
   }
 
   void push(std::string message) override;
+  // The rest of a long batch, on a later turn of `executor` (set_executor);
+  // at once without one.
+  void defer(std::function<void()> next) override;
+  void set_executor(boost::asio::any_io_executor executor) { executor_ = std::move(executor); }
   // Makes `stream` the session's stream and sends it the backlog.
   void attach(const std::shared_ptr<EventStream>& stream);
   // DELETE or shutdown: closes the stream and drops the client's subscriptions.
@@ -51,6 +57,7 @@ class McpHttpSession final : public rpc::Client {
   std::weak_ptr<EventStream> stream_;
   std::deque<std::string> backlog_;
   std::size_t backlog_bytes_ = 0;
+  boost::asio::any_io_executor executor_;
 };
 
 }  // namespace mcpud::http

@@ -39,8 +39,11 @@ class McpDialect : public ::testing::Test {
     }
     registry.set_user_only_names({"*reboot*"});
     install_mcp_dialect(dispatcher, hub, server());
-    install_mcpu_subscribe(dispatcher, hub);
+    install_mcpu_subscribe(dispatcher, hub, [](std::string_view uri, const Caller&) { return known(uri); });
   }
+
+  // What MCP/U subscribe takes as existing here: anything but "missing" resources.
+  static bool known(std::string_view uri) { return uri.find("missing") == std::string_view::npos; }
 
   McpServer server() {
     return {[] { return std::string("board-1"); },
@@ -251,6 +254,15 @@ TEST_F(McpDialect, McpuSubscribe_SerialSessionsUseTheSameMechanism) {
   EXPECT_EQ(client.pushed[0]["params"]["data"], data);
   EXPECT_EQ(call("subscribe", {{"uris", {"http://x"}}})["error"]["code"], -32602);
   EXPECT_EQ(call("subscribe", {{"uris", {1}}})["error"]["message"], "params.uris[0]: expected string, got number");
+}
+
+TEST_F(McpDialect, McpuSubscribe_AResourceThatDoesNotExistIsRefusedAndNothingIsSubscribed) {
+  const auto reply = call("subscribe", {{"uris", {"mcpu://pins/led", "mcpu://pins/missing"}}});
+  EXPECT_EQ(reply["error"]["code"], -32050);
+  EXPECT_EQ(reply["error"]["message"], "params.uris[1]: resource not found: mcpu://pins/missing");
+  EXPECT_EQ(call("subscribe", {{"uris", json::array()}})["result"]["subscribed"], json::array());
+  EXPECT_TRUE(call("unsubscribe", {{"uris", {"mcpu://pins/missing"}}}).contains("result"))
+      << "unsubscribing is always fine";
 }
 
 TEST_F(McpDialect, McpuSubscribe_AnotherClientsSerialDataIsNotDelivered) {

@@ -56,6 +56,9 @@ class HttpServer {
   void close();
 
   const HttpOptions& options() const;
+  // New options for the same listen address (a reload): sessions and
+  // connections stay; the next request is judged by them.
+  std::expected<void, std::string> update(HttpOptions options);
   // The bound address, with the real port when the spec asked for port 0.
   std::string local_address() const;
   // Visits every live MCP session (for the daemon's status).
