@@ -294,6 +294,7 @@ struct Daemon::Wiring {
     try {
       return reload_steps();
     } catch (const std::exception& e) {
+      doors.abandon_prepared();
       const std::string why = std::string("reload failed: ") + e.what();
       log::error("config", why);
       events.publish({EventKind::Log, "config", {{"level", "error"}, {"message", why}}});
@@ -312,7 +313,13 @@ struct Daemon::Wiring {
       return std::unexpected(why);
     };
     if (!loaded) return refuse("config", loaded.error());
-    if (auto applied = apply_pins(*loaded); !applied) return refuse("pins", applied.error());
+    // New listeners open beside the running ones first: one that cannot (an
+    // address in use) refuses the reload before anything changed.
+    if (auto prepared = doors.prepare(*loaded); !prepared) return refuse("listen", prepared.error());
+    if (auto applied = apply_pins(*loaded); !applied) {
+      doors.abandon_prepared();
+      return refuse("pins", applied.error());
+    }
     config = std::move(*loaded);
     apply_settings();
     apply_serial();

@@ -56,7 +56,9 @@ void FrontDoors::install() {
       [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
-  dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events);
+  dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events, [this](std::string_view uri, const Caller& caller) {
+    return resource_exists(uri, caller);
+  });
 }
 
 nlohmann::json FrontDoors::list_resources() const {
@@ -133,10 +135,65 @@ bool FrontDoors::reconcile(std::function<void(bool failed)> on_stdio_closed) {
   return reconcile_http() && unix_ok && tcp_ok;
 }
 
+std::expected<void, std::string> FrontDoors::prepare(const config::Config& next) {
+  abandon_prepared();
+  if (options_.stdio) return {};
+  const auto fail = [this](std::string why) {
+    abandon_prepared();
+    return std::unexpected(std::move(why));
+  };
+  for (const auto& spec : next.listen) {
+    const auto same = [&](const auto& listener) { return listener->spec() == spec; };
+    if (std::any_of(tcp_listeners_.begin(), tcp_listeners_.end(), same) ||
+        std::any_of(prepared_tcp_.begin(), prepared_tcp_.end(), same))
+      continue;
+    auto listener = make_tcp_listener(spec);
+    if (auto opened = listener->open(); !opened) return fail(opened.error());
+    prepared_tcp_.push_back(std::move(listener));
+  }
+  const auto socket = unix_socket_options(next);
+  if (!socket.path.empty() && (!unix_listener_ || unix_listener_->options().path != socket.path)) {
+    auto listener =
+        std::make_unique<transports::UnixListener>(ctx_.io, socket, ctx_.engine, ctx_.sessions, ctx_.limits);
+    // The default path may be missing (no /run/mcpud): reconcile() warns then, as at start.
+    if (auto opened = listener->open(); opened) {
+      prepared_unix_ = std::move(listener);
+    } else if (options_.unix_socket || next.mcp.unix_socket.path_given) {
+      return fail(opened.error());
+    }
+  }
+  auto http = http_options(next);
+  if (!http.listen.empty() && (!http_ || http_->options().listen != http.listen)) {
+    auto server = std::make_unique<http::HttpServer>(ctx_.io, std::move(http), ctx_.engine);
+    if (auto opened = server->open(); !opened) return fail(opened.error());
+    prepared_http_ = std::move(server);
+  }
+  return {};
+}
+
+void FrontDoors::abandon_prepared() {
+  for (auto& listener : prepared_tcp_) listener->close();
+  prepared_tcp_.clear();
+  if (prepared_unix_) prepared_unix_->close();
+  prepared_unix_.reset();
+  prepared_http_.reset();  // closes it
+}
+
+std::unique_ptr<transports::TcpListener> FrontDoors::make_tcp_listener(const std::string& spec) const {
+  return std::make_unique<transports::TcpListener>(ctx_.io, spec, ctx_.engine, ctx_.sessions, ctx_.limits);
+}
+
 bool FrontDoors::reconcile_tcp() {
   bool ok = true;
   keep_only(tcp_listeners_, ctx_.config.listen, [&](const std::string& spec) {
-    auto listener = std::make_unique<transports::TcpListener>(ctx_.io, spec, ctx_.engine, ctx_.sessions, ctx_.limits);
+    const auto prepared = std::find_if(prepared_tcp_.begin(), prepared_tcp_.end(),
+                                       [&](const auto& listener) { return listener->spec() == spec; });
+    if (prepared != prepared_tcp_.end()) {
+      auto listener = std::move(*prepared);
+      prepared_tcp_.erase(prepared);
+      return listener;
+    }
+    auto listener = make_tcp_listener(spec);
     if (auto opened = listener->open(); !opened) {
       log::error("tcp", opened.error());
       ok = false;
@@ -160,8 +217,8 @@ void FrontDoors::reconcile_ttys() {
   });
 }
 
-bool FrontDoors::reconcile_http() {
-  const auto& http = ctx_.config.mcp.http;
+http::HttpOptions FrontDoors::http_options(const config::Config& config) const {
+  const auto& http = config.mcp.http;
   http::HttpOptions wanted{options_.http.value_or(http.listen),
                            http.token,
                            http.allowed_origins,
@@ -174,37 +231,59 @@ bool FrontDoors::reconcile_http() {
                            ctx_.limits.max_clients_per_address,
                            ctx_.limits.queue_bytes};
   for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
-  if (http_ && http_->options() == wanted) return true;
+  return wanted;
+}
+
+bool FrontDoors::reconcile_http() {
+  auto wanted = http_options(ctx_.config);
+  auto server = std::move(prepared_http_);
+  if (!server && http_ && http_->options().listen == wanted.listen) {
+    if (http_->options() == wanted) return true;
+    // Same address: the sessions and connections stay, under the new options.
+    if (auto updated = http_->update(std::move(wanted)); !updated) {
+      log::error("http", updated.error());
+      return false;
+    }
+    return true;
+  }
   http_.reset();  // closes its sessions and connections
-  if (wanted.listen.empty()) return true;
-  auto server = std::make_unique<http::HttpServer>(ctx_.io, std::move(wanted), ctx_.engine);
-  if (auto opened = server->open(); !opened) {
-    log::error("http", opened.error());
-    return false;
+  if (!server) {
+    if (wanted.listen.empty()) return true;
+    server = std::make_unique<http::HttpServer>(ctx_.io, std::move(wanted), ctx_.engine);
+    if (auto opened = server->open(); !opened) {
+      log::error("http", opened.error());
+      return false;
+    }
   }
   server->on_sessions_changed([&events = ctx_.events] { events.touch_status("clients"); });
   http_ = std::move(server);
   return true;
 }
 
+transports::UnixSocketOptions FrontDoors::unix_socket_options(const config::Config& config) const {
+  auto wanted = config.mcp.unix_socket;
+  if (options_.unix_socket) wanted.path = *options_.unix_socket;
+  return {wanted.path, wanted.group, wanted.mode};
+}
+
 bool FrontDoors::reconcile_unix_socket() {
-  auto wanted = ctx_.config.mcp.unix_socket;
-  if (options_.unix_socket) {
-    wanted.path = *options_.unix_socket;
-    wanted.path_given = true;
-  }
-  const transports::UnixSocketOptions socket{wanted.path, wanted.group, wanted.mode};
+  const bool path_given = options_.unix_socket || ctx_.config.mcp.unix_socket.path_given;
+  const auto socket = unix_socket_options(ctx_.config);
   if (unix_listener_) {
     const auto& open = unix_listener_->options();
     if (open.path == socket.path && open.group == socket.group && open.mode == socket.mode) return true;
     unix_listener_->close();
     unix_listener_.reset();
   }
+  if (prepared_unix_) {
+    unix_listener_ = std::move(prepared_unix_);
+    return true;
+  }
   if (socket.path.empty()) return true;
   auto listener = std::make_unique<transports::UnixListener>(ctx_.io, socket, ctx_.engine, ctx_.sessions, ctx_.limits);
   if (auto opened = listener->open(); !opened) {
     // The default path needs /run/mcpud (made by the service); without it the daemon still serves TCP.
-    if (!wanted.path_given) {
+    if (!path_given) {
       log::warn("unix", opened.error(), "; unix socket disabled (set unix_socket.path or --unix)");
       return true;
     }

@@ -11,6 +11,9 @@
 #include <optional>
 #include <string>
 
+#include <expected>
+#include <vector>
+
 #include <boost/asio/io_context.hpp>
 
 #include "config.hpp"
@@ -28,11 +31,13 @@ namespace mcpud::transports {
 class TcpListener;
 class TtyListener;
 class UnixListener;
+struct UnixSocketOptions;
 }  // namespace mcpud::transports
 
 namespace mcpud::http {
 class HttpServer;
-}
+struct HttpOptions;
+}  // namespace mcpud::http
 
 namespace mcpud::app {
 
@@ -67,6 +72,12 @@ class FrontDoors {
   // configured door cannot open. `on_stdio_closed` runs when the stdio client
   // ends (`failed`: its replies could not be written).
   bool reconcile(std::function<void(bool failed)> on_stdio_closed);
+  // Before a reload: opens the listeners `next` adds (TCP addresses, an HTTP
+  // address, a unix socket path) beside the running ones, so that a reload
+  // whose listener cannot open is refused with everything still running. The
+  // next reconcile() adopts them; abandon_prepared() closes them.
+  std::expected<void, std::string> prepare(const config::Config& next);
+  void abandon_prepared();
   // Stops listening; connected clients stay (the SessionSet owns them).
   void close();
   // Whether the pin, serial session or tool a resource URI names exists (a
@@ -87,6 +98,9 @@ class FrontDoors {
   void read_resource(std::string_view uri, ToolReply reply) const;
   bool reconcile_unix_socket();
   bool reconcile_http();
+  http::HttpOptions http_options(const config::Config& config) const;
+  transports::UnixSocketOptions unix_socket_options(const config::Config& config) const;
+  std::unique_ptr<transports::TcpListener> make_tcp_listener(const std::string& spec) const;
 
   Context ctx_;
   McpOptions options_;
@@ -94,6 +108,10 @@ class FrontDoors {
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners_;
   std::unique_ptr<transports::UnixListener> unix_listener_;
   std::unique_ptr<http::HttpServer> http_;
+  // Opened by prepare() for the next reconcile().
+  std::vector<std::unique_ptr<transports::TcpListener>> prepared_tcp_;
+  std::unique_ptr<transports::UnixListener> prepared_unix_;
+  std::unique_ptr<http::HttpServer> prepared_http_;
   bool stdio_started_ = false;
   // Until then a tools/list waits for the bridges' first discovery.
   std::chrono::steady_clock::time_point settle_deadline_;

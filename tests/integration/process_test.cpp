@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <regex>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -144,8 +146,19 @@ TEST(Process, CheckConfigRefusesNestingAndSocketPathsBeyondTheLimits) {
   }() + " = 1\n";
   const std::string deep_array = "x = " + std::string(30000, '[') + std::string(30000, ']') + "\n";
   const std::string long_socket = "[unix_socket]\npath = \"/tmp/" + std::string(200, 'p') + ".sock\"\n";
+  // Dotted keys inside inline tables, 31 lines of them inside one array: 31,000 tables deep.
+  const std::string deep_inline = [] {
+    std::string key = "k";
+    for (int i = 0; i < 1000; ++i) key += ".k";
+    std::string text = "device = \"x\"\nfoo = [\n";
+    for (int i = 0; i < 31; ++i) text += "{ " + key + " = [\n";
+    text += "1\n";
+    for (int i = 0; i < 31; ++i) text += "]}\n";
+    return text + "]\n";
+  }();
   for (const auto& [text, expected] : {std::pair{deep_key, "a key of more than 64 dotted parts"},
                                        {deep_array, "nested deeper than 64"},
+                                       {deep_inline, "nested deeper than 64"},
                                        {long_socket, "unix_socket.path: is 210 characters long"}}) {
     DaemonProcess daemon;
     ASSERT_TRUE(daemon.start({"--check-config", daemon.write_file("bad.toml", text)}));
@@ -305,26 +318,73 @@ TEST(Process, VersionPrintsNameAndVersion) {
   EXPECT_EQ(daemon.stdout_text(), "mcpud 0.1.0\n");
 }
 
+// A listening socket on a kernel-chosen loopback port, held until destroyed.
+struct BusyPort {
+  BusyPort() {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(fd, 1) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+      return;
+    spec = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  }
+  ~BusyPort() { ::close(fd); }
+  BusyPort(const BusyPort&) = delete;
+  BusyPort& operator=(const BusyPort&) = delete;
+
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  std::string spec;  // empty when the socket could not be made
+};
+
 TEST(Process, ListenOnAPortAlreadyInUseExitsNonZeroWithAMessage) {
-  // Hold a listening socket on a kernel-chosen port.
-  const int holder = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  ASSERT_GE(holder, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(holder, 1), 0);
-  ASSERT_EQ(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const std::string spec = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  std::optional<BusyPort> busy(std::in_place);
+  const std::string spec = busy->spec;
+  ASSERT_FALSE(spec.empty());
 
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.start({"--listen", spec}));
   const auto status = daemon.wait_exit(10s);
-  ::close(holder);
+  busy.reset();
   ASSERT_TRUE(status.has_value()) << "mcpud kept running without its listener";
   EXPECT_NE(*status, 0);
   EXPECT_TRUE(contains(daemon.log(), "cannot listen on " + spec));
+}
+
+// The new listeners open beside the running ones before anything changes: one
+// that cannot refuses the reload, and every running listener stays.
+TEST(Process, AReloadWhoseListenerCannotOpenKeepsTheRunningListeners) {
+  const BusyPort busy;
+  ASSERT_FALSE(busy.spec.empty());
+  DaemonProcess daemon;
+  const auto with = [](const std::string& tcp, const std::string& http) {
+    auto text = sim_config_toml();
+    text.replace(text.find("127.0.0.1:0"), 11, tcp);
+    return text + "\n[http]\nlisten = \"" + http + "\"\n";
+  };
+  const auto config = daemon.write_file("mcpud.toml", with("127.0.0.1:0", "127.0.0.1:0"));
+  ASSERT_TRUE(daemon.start({"--config", config, "--dbus=none"}));  // no --listen: the file's addresses count
+  const int port = daemon.wait_for_port();
+  ASSERT_NE(port, 0) << daemon.log();
+  const auto http = daemon.wait_for_log(std::regex(R"(\[http\] listening on \S+:(\d+) )"));
+  ASSERT_TRUE(http) << daemon.log();
+  const int http_port = std::stoi(http->at(1));
+
+  std::size_t refusals = 0;
+  for (const auto& [tcp, http_listen] :
+       {std::pair{busy.spec, std::string("127.0.0.1:0")}, {"127.0.0.1:0", busy.spec}}) {
+    daemon.write_file("mcpud.toml", with(tcp, http_listen) + kRelayPin);
+    daemon.signal(SIGHUP);
+    ASSERT_TRUE(daemon.wait_for_log("keeping the running configuration", 10s, ++refusals)) << daemon.log();
+    auto client = LineClient::connect_tcp(port);
+    ASSERT_TRUE(client) << "the running TCP listener was closed";
+    EXPECT_EQ(client->result("get_info")["device"], "mcpud-sim");
+    EXPECT_TRUE(is_error(client->call("gpio_read", {{"pin", 5}}), -32001)) << "the reload's pins were applied";
+    EXPECT_TRUE(LineClient::connect_tcp(http_port)) << "the running HTTP listener was closed";
+  }
+  EXPECT_EQ(daemon.count_in_log("Address already in use"), 2u) << daemon.log();
+  EXPECT_TRUE(daemon.running());
 }
 
 TEST(Process, ListenAddressThatIsNotAnAddressExitsNonZero) {

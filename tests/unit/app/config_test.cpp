@@ -39,6 +39,23 @@ TEST(Config, NestingBeyondTheBoundIsRefusedBeforeParsingButStringsAreNotCounted)
   EXPECT_EQ(error_of("[mcp]\npage_bytes = 9000 # a.b.c[[[[\n"), "");
 }
 
+// Each dotted key inside an inline table opens a table more, and a value's
+// arrays and inline tables go on across lines: all of it counts.
+TEST(Config, DottedKeysInsideInlineTablesCountAsNestingAcrossLines) {
+  std::string dotted = "k";
+  for (int i = 0; i < 40; ++i) dotted += ".k";
+  std::string deep = "foo = [\n";
+  for (int i = 0; i < 3; ++i) deep += "{ " + dotted + " = [\n";
+  deep += "1\n";
+  for (int i = 0; i < 3; ++i) deep += "]}\n";
+  deep += "]\n";
+  EXPECT_EQ(error_of(deep), "test.toml:3: arrays or inline tables nested deeper than 64");
+  EXPECT_EQ(error_of("x = [\n" + std::string(70, '[') + "\n" + std::string(70, ']') + "\n]\n"),
+            "test.toml:2: arrays or inline tables nested deeper than 64");
+  // Within the bound, and floats' and strings' dots, are fine (the schema then speaks).
+  EXPECT_EQ(error_of("x = { a.b.c = [1.5, 2.5], d.e = { f.g = \"h.i.j\" } }\n").find("nested"), std::string::npos);
+}
+
 TEST(Config, EmptyTextGivesAllDefaults) {
   const auto config = parsed("");
   EXPECT_EQ(config.device, "mcpud");
