@@ -72,10 +72,10 @@ Error reply_too_large(std::string_view method, std::size_t bytes, std::size_t le
 // What a request that names a key twice gets: which value was meant is a guess.
 Error repeated_error(const MarkedRepeat& repeated) {
   const std::string member(repeated.member);
-  if (repeated.nested.empty()) {
+  if (!repeated.nested) {
     return Error::invalid_request("Invalid request: member \"" + member + "\" appears more than once");
   }
-  const std::string where = "key \"" + repeated.nested.substr(0, 100) + "\" appears more than once in one object";
+  const std::string where = "key \"" + repeated.nested->substr(0, 100) + "\" appears more than once in one object";
   if (member == "params") return Error::invalid_params("Invalid params: " + where);
   return Error::invalid_request("Invalid request: " + where + " of \"" + member + "\"");
 }

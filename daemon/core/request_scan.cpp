@@ -288,11 +288,11 @@ void mark_repeated_members(json& message, const std::vector<RepeatedMember>& rep
     }
     if (!request->is_object()) continue;
     auto& value = (*request)[std::string(member.key)];
-    if (member.nested.empty()) {
+    if (!member.nested) {
       value = json(json::value_t::discarded);
     } else if (!value.is_discarded()) {  // a repeated member stays the first thing to report
-      value =
-          json::binary(json::binary_t::container_type(member.nested.begin(), member.nested.end()), kRepeatedKeySubtype);
+      value = json::binary(json::binary_t::container_type(member.nested->begin(), member.nested->end()),
+                           kRepeatedKeySubtype);
     }
   }
 }

@@ -25,7 +25,9 @@ struct RepeatedMember {
   bool in_payload = false;             // under the root object's "payload"
   std::optional<std::size_t> element;  // index in the batch; none for a lone request
   std::string_view key;                // "jsonrpc", "id", "method" or "params"
-  std::string_view nested;  // the key repeated inside key's value, as written (quotes off); "" for key itself
+  // The key repeated inside key's value, as written (quotes off; "" is a key
+  // too); none when `key` itself is repeated.
+  std::optional<std::string_view> nested;
 
   bool operator==(const RepeatedMember&) const = default;
 };
@@ -60,10 +62,10 @@ struct RequestMembers {
 };
 
 // What mark_repeated_members marked in `request`: the member ("" for none) and
-// the key repeated inside its value ("" when the member itself was repeated).
+// the key repeated inside its value (none when the member itself was repeated).
 struct MarkedRepeat {
   std::string_view member;
-  std::string nested;
+  std::optional<std::string> nested;
 };
 MarkedRepeat repeated_member(nlohmann::json& request, const RequestMembers& found);
 

@@ -132,9 +132,24 @@ describe("MCP over Streamable HTTP", () => {
     });
     assert.deepEqual(await (await post({ jsonrpc: "2.0", id: 8, method: "ping", result: 0 }, headers)).json(), { jsonrpc: "2.0", id: 8, result: {} });
     // Deeper than any stack would take: refused before anything recurses into it.
-    const deep = await post("[".repeat(100000) + "]".repeat(100000), headers);
-    assert.equal(deep.status, 400);
-    assert.match((await deep.json()).error.message, /nested deeper than 64/);
+    for (const text of ["[".repeat(100000) + "]".repeat(100000), "[".repeat(100000), '{"a":'.repeat(100000)]) {
+      const deep = await post(text, headers);
+      assert.equal(deep.status, 400);
+      assert.match((await deep.json()).error.message, /nested deeper than 64/, "as on the line transports, closed or not");
+    }
+  });
+
+  it("answers a batch whose session is deleted while the batch is being served", async () => {
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const session = init.headers.get("mcp-session-id");
+    const batch = Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" }));
+    const answer = post(batch, { "Mcp-Session-Id": session });
+    await new Promise((r) => setTimeout(r, 20));
+    const ended = await fetch(`http://${daemon.httpAddress}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
+    assert.equal(ended.status, 200);
+    const res = await answer;
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).length, 1000);
   });
 
   it("bounds chunk headers and trailers, which the header and body limits do not", async () => {

@@ -300,8 +300,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     }
     const json body = json::parse(request_.body(), nullptr, false);
     if (body.is_discarded()) {
-      return send_json(http::status::bad_request,
-                       rpc::error_response(nullptr, Error::parse_error("Parse error: not valid JSON")));
+      // The engine's own refusal, as a line transport gets it (-32600 for
+      // nesting past its bound, else -32700); it calls no method on such text.
+      std::string refusal = rpc::error_response(nullptr, Error::parse_error("Parse error: not valid JSON"));
+      state_->engine.handle_line(request_.body(), [&refusal](std::string reply) { refusal = std::move(reply); });
+      return send_json(http::status::bad_request, std::move(refusal));
     }
     // Checked before a session is made: an initialize whose answer the client
     // refuses would leave one behind.

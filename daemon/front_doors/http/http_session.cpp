@@ -40,9 +40,9 @@ void McpHttpSession::push(std::string message) {
 
 void McpHttpSession::defer(std::function<void()> next) {
   if (!executor_) return next();
-  boost::asio::post(executor_, [weak = weak_from_this(), next = std::move(next)] {
-    if (weak.lock()) next();  // a session still held (ended or not) finishes its batch: its POST awaits the reply
-  });
+  // Held until then: a session ended meanwhile (DELETE) still finishes its
+  // batch, whose POST awaits the reply.
+  boost::asio::post(executor_, [self = shared_from_this(), next = std::move(next)] { next(); });
 }
 
 void McpHttpSession::attach(const std::shared_ptr<EventStream>& stream) {

@@ -324,6 +324,9 @@ TEST_F(JsonRpcEngine, RepeatedKeys_InsideParamsAreInvalidParamsWhateverPathReads
   const auto wrapped = reply_to(
       R"({"session_id":"s","type":"mcp","payload":{"jsonrpc":"2.0","id":5,"method":"echo","params":{"a":1,"a":1}}})");
   EXPECT_EQ(wrapped.at("payload").at("error").at("code"), -32602);
+  EXPECT_EQ(
+      reply_to(R"({"jsonrpc":"2.0","id":6,"method":"echo","params":{"x":{"":1,"":2}}})").at("error").at("message"),
+      R"(Invalid params: key "" appears more than once in one object)");
   const auto in_id = reply_to(R"({"jsonrpc":"2.0","id":{"a":1,"a":2},"method":"echo"})");
   EXPECT_TRUE(in_id.at("id").is_null());
   EXPECT_EQ(in_id.at("error").at("message"),

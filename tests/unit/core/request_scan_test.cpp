@@ -48,6 +48,9 @@ TEST(RequestScan, AKeyRepeatedInsideParamsIsFoundAtAnyDepth) {
             (std::vector<RepeatedMember>{{false, std::nullopt, "id", "a"}}))
       << "one report per request";
   EXPECT_TRUE(repeated(R"({"params":{"a":{"x":1},"b":{"x":2},"x":3}})").empty()) << "each object has its own keys";
+  EXPECT_EQ(repeated(R"({"params":{"x":{"":1,"":2}}})"),
+            (std::vector<RepeatedMember>{{false, std::nullopt, "params", ""}}))
+      << "the empty key is a key too";
 }
 
 TEST(RequestScan, ARepeatedKeyIsFoundAmongManyAndWhenEscaped) {
@@ -119,7 +122,7 @@ TEST(RequestScan, MarkingPutsADiscardedValueWhereTheRequestReadsIt) {
   mark_repeated_members(message, scan_request_text(batch).repeated);
   EXPECT_EQ(repeated_member(message[0], RequestMembers(message[0])).member, "");
   EXPECT_EQ(repeated_member(message[1], RequestMembers(message[1])).member, "method");
-  EXPECT_EQ(repeated_member(message[1], RequestMembers(message[1])).nested, "");
+  EXPECT_FALSE(repeated_member(message[1], RequestMembers(message[1])).nested.has_value());
   EXPECT_EQ(message[1]["id"], 2);
 
   const std::string plain = R"({"jsonrpc":"2.0","id":1,"method":"m","payload":{"id":1,"id":2}})";

@@ -15,6 +15,11 @@
 
 namespace mcpud::io {
 
+// Connections taken from the backlog in one turn of the event loop beyond the
+// one that woke it: a turn can be long (other clients' batches), and one accept
+// per turn made a newcomer wait behind every connection queued before it.
+inline constexpr int kAcceptBurst = 64;
+
 // Accepts on `acceptor` for as long as it is open, handing each socket to
 // `admit`. A failed accept (usually: out of descriptors) pauses 100 ms instead of
 // spinning. `acceptor` and `retry_timer` must outlive the loop; closing the
@@ -35,6 +40,14 @@ void accept_loop(SocketAcceptor& acceptor, boost::asio::steady_timer& retry_time
           return;
         }
         admit(std::move(socket));
+        // The rest of the backlog, without waiting for another turn.
+        boost::system::error_code pending_error;
+        acceptor.non_blocking(true, pending_error);
+        for (int i = 0; i < kAcceptBurst && !pending_error && acceptor.is_open(); ++i) {
+          typename SocketAcceptor::protocol_type::socket pending(acceptor.get_executor());
+          acceptor.accept(pending, pending_error);
+          if (!pending_error) admit(std::move(pending));
+        }
         accept_loop(acceptor, retry_timer, std::move(door), std::move(admit));
       });
 }
