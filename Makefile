@@ -7,6 +7,13 @@ JOBS ?= $(shell nproc)
 ifdef CI
 CMAKE_FLAGS += -DMCPUD_WERROR=ON
 endif
+# Debian's hardening flags, as the package is built (debian/rules): the programs
+# the tests run are compiled as the ones shipped, and the package's build finds
+# every compile in the compiler cache. Elsewhere (no dpkg-buildflags) the build
+# type's flags alone.
+DEB_HARDENING = DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags
+CMAKE_FLAGS += "-DCMAKE_CXX_FLAGS=$$($(DEB_HARDENING) --get CXXFLAGS 2>/dev/null) $$($(DEB_HARDENING) --get CPPFLAGS 2>/dev/null)" \
+  "-DCMAKE_EXE_LINKER_FLAGS=$$($(DEB_HARDENING) --get LDFLAGS 2>/dev/null)"
 
 .PHONY: all deps configure build run test lint format bench bench-mcp bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 deb-arm64-bookworm release-check clean
 
