@@ -5,12 +5,15 @@
 # plus the inputs earlier runs found (BUILD_DIR/corpus/TARGET). Prints one line
 # per target: executions, coverage, corpus size; exits non-zero on any crash,
 # leak, timeout or sanitizer report, leaving the input in BUILD_DIR/artifacts.
-#   tests/fuzz/run-fuzz.sh [--build-dir DIR] [--seconds N] [--build-only|--no-build] [TARGET...]
+#   tests/fuzz/run-fuzz.sh [--build-dir DIR] [--seconds N] [--opt LEVEL] [--build-only|--no-build] [TARGET...]
+# --opt 0 builds a new tree without optimisation: half the compile, for the
+# brief runs of `make test`; fuzzing of any length wants the default, 1.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 build_dir=$source_dir/build/fuzz
 seconds=${FUZZ_SECONDS:-15}
+opt=1
 build=yes
 run=yes
 targets=()
@@ -18,6 +21,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
+    --opt) opt=$2; shift 2 ;;
     --build-only) run=no; shift ;;
     --no-build) build=no; shift ;;
     -*) echo "run-fuzz: unknown option $1" >&2; exit 2 ;;
@@ -32,8 +36,9 @@ if [ $build = yes ]; then
   command -v clang++-16 >/dev/null || { echo "run-fuzz: clang++-16 missing (scripts/install-deps.sh)" >&2; exit 2; }
   if [ ! -f "$build_dir/build.ninja" ]; then
     # -O1 and line tables only: a fuzz tree builds faster and its stacks still name lines.
+    # The precompiled header saves clang a third of each compile here.
     CXX=clang++-16 cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=None \
-      -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
+      -DCMAKE_CXX_FLAGS="-O$opt -gline-tables-only" -DMCPUD_PCH=ON \
       -DMCPUD_FUZZ=ON -DMCPUD_BUILD_TESTS=OFF -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF >/dev/null
   fi
   cmake --build "$build_dir" --target fuzz_targets

@@ -49,7 +49,7 @@ step "build dependencies installed"
 werror=OFF
 [ -z "${CI:-}" ] || werror=ON
 in_root "$root" "$source" "$cache" cmake -S "$source" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_WERROR=$werror -DMCPUD_SANITIZE=$sanitize >"$work/trixie-configure.log" 2>&1 || {
+  -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_WERROR=$werror -DMCPUD_SANITIZE=$sanitize -DMCPUD_PCH=ON >"$work/trixie-configure.log" 2>&1 || {
   cat "$work/trixie-configure.log" >&2
   exit 1
 }
