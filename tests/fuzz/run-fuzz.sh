@@ -35,7 +35,7 @@ fi
 if [ $build = yes ]; then
   command -v clang++-16 >/dev/null || { echo "run-fuzz: clang++-16 missing (scripts/install-deps.sh)" >&2; exit 2; }
   if [ ! -f "$build_dir/build.ninja" ]; then
-    # -O1 and line tables only: a fuzz tree builds faster and its stacks still name lines.
+    # -O1 (or --opt) and line tables only: a fuzz tree builds faster and its stacks still name lines.
     # The precompiled header saves clang a third of each compile here.
     CXX=clang++-16 cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=None \
       -DCMAKE_CXX_FLAGS="-O$opt -gline-tables-only" -DMCPUD_PCH=ON \
