@@ -80,12 +80,6 @@ Error repeated_error(const MarkedRepeat& repeated) {
   return Error::invalid_request("Invalid request: " + where + " of \"" + member + "\"");
 }
 
-// A client for callers without a connection: pushes go nowhere.
-class DetachedClient final : public Client {
- public:
-  void push(std::string) override {}
-};
-
 bool is_ascii(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }

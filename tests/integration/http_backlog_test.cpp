@@ -18,8 +18,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::string kInitialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})";
-
 // Writes `request` and returns what comes back until the server closes or `wait` passes.
 std::string exchange_for(int port, const std::string& request, std::chrono::milliseconds wait) {
   auto client = LineClient::connect_tcp(port);

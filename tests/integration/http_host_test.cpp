@@ -16,8 +16,6 @@
 namespace mcpud::it {
 namespace {
 
-const std::string kInitialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})";
-
 // mcpud serving HTTP on `listen` (port 0) with the given extra [http] lines; returns the port.
 int start_http(DaemonProcess& daemon, const std::string& listen, const std::string& http_lines = "") {
   const auto config =

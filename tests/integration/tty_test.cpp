@@ -6,17 +6,10 @@
 #include <filesystem>
 
 #include "support/fixtures.hpp"
+#include "support/scripted_device.hpp"
 
 namespace mcpud::it {
 namespace {
-
-// Points `link` at `target`, replacing any previous link atomically (rename).
-void point_link(const std::filesystem::path& link, const std::string& target) {
-  const auto fresh = link.string() + ".new";
-  std::filesystem::remove(fresh);
-  std::filesystem::create_symlink(target, fresh);
-  std::filesystem::rename(fresh, link);
-}
 
 // get_info then list_tools, as the reference client does after connecting.
 void expect_discovery_works(LineClient& client) {

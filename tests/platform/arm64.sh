@@ -44,7 +44,7 @@ install_arm64_deps "$root" "$source" "$cache" "$work/$name-deps.log"
 step "arm64 build dependencies installed"
 
 in_root "$root" "$source" "$cache" /usr/bin/env \
-  MCPUD_DEB_HOST_ARCH=arm64 MCPUD_PACKAGE_JOBS="$jobs" "$source/tests/package/build_deb.sh" "$source" "$deb_dir"
+  MCPUD_DEB_HOST_ARCH=arm64 MCPUD_UNITY=ON MCPUD_PACKAGE_JOBS="$jobs" "$source/tests/package/build_deb.sh" "$source" "$deb_dir"
 deb=$(ls "$deb_dir"/out/mcpud_*_arm64.deb)
 step "arm64 package built (-j $jobs)"
 in_root "$root" "$source" "$cache" "$source/tests/package/lintian_deb.sh" "$deb"

@@ -30,7 +30,7 @@ step "arm64 build dependencies installed"
 werror=OFF
 [ -z "${CI:-}" ] || werror=ON
 in_root "$root" "$source" "$cache" cmake -S "$source" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_TOOLCHAIN_FILE="$here/aarch64-toolchain.cmake" -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_PCH=ON \
+  -DCMAKE_TOOLCHAIN_FILE="$here/aarch64-toolchain.cmake" -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_PCH=ON -DMCPUD_UNITY=ON \
   -DMCPUD_TEST_PLATFORM=OFF -DMCPUD_WERROR=$werror >"$work/arm64-unit-configure.log" 2>&1 || {
   cat "$work/arm64-unit-configure.log" >&2
   exit 1

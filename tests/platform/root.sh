@@ -113,39 +113,59 @@ unit_layers() {
   for dir in "$1"/tests/unit/*/; do basename "$dir"; done
 }
 
-# Runs the gtest binaries BINARY... (each prefixed by RUNNER..., e.g. a qemu-user
-# command, when PLATFORM_RUNNER is set) and prints one line per suite with its
-# counts; returns non-zero when any test failed.
+# Runs the gtest binaries BINARY... one after the other (each prefixed by
+# RUNNER..., e.g. a qemu-user command, when PLATFORM_RUNNER is set) and prints one
+# line per suite with its counts; returns non-zero when any test failed. A suite
+# given as BINARY:N runs as N gtest shards at the same time: the integration
+# suites mostly wait on sockets and child daemons, so one process leaves a core idle.
 # Totals land in PLATFORM_PASSED and PLATFORM_FAILED.
 run_suites() {
   local root=$1 source=$2 cache=$3 log_dir=$4
   shift 4
-  local binary name log passed failed ran skipped status=0
+  local suite binary shards name shard status=0 finished
+  local -a pids logs
   PLATFORM_PASSED=0 PLATFORM_FAILED=0
   mkdir -p "$log_dir"
-  for binary in "$@"; do
+  for suite in "$@"; do
+    binary=${suite%:*} shards=1
+    [ "$binary" = "$suite" ] || shards=${suite##*:}
     name=$(basename "$binary")
-    log="$log_dir/$name.log"
-    in_root "$root" "$source" "$cache" ${PLATFORM_RUNNER:-} "$binary" --gtest_brief=1 >"$log" 2>&1 || status=1
-    passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-    # --gtest_brief prints no count of failures: they are what ran and neither passed nor was skipped.
-    ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$log" | tail -1)
-    skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-    failed=""
-    if [ -n "$passed" ] && [ -n "$ran" ] && [ "$ran" -gt $((passed + ${skipped:-0})) ]; then
-      failed=$((ran - passed - ${skipped:-0}))
-    fi
-    if [ -z "$passed" ]; then
+    pids=() logs=()
+    for ((shard = 0; shard < shards; shard++)); do
+      logs+=("$log_dir/$name.$shard.log")
+      in_root "$root" "$source" "$cache" /usr/bin/env GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$shard" \
+        ${PLATFORM_RUNNER:-} "$binary" --gtest_brief=1 >"${logs[-1]}" 2>&1 &
+      pids+=($!)
+    done
+    for shard in "${!pids[@]}"; do wait "${pids[$shard]}" || status=1; done
+    SUITE_PASSED=0 SUITE_FAILED=0 finished=yes
+    for shard in "${!logs[@]}"; do count_suite_log "${logs[$shard]}" || finished=""; done
+    if [ -z "$finished" ]; then
       status=1
-      echo "platform: $name did not finish; the end of $log:" >&2
-      tail -n 20 "$log" >&2
+      echo "platform: $name did not finish; the end of its log:" >&2
+      tail -q -n 20 "${logs[@]}" >&2
     fi
-    PLATFORM_PASSED=$((PLATFORM_PASSED + ${passed:-0}))
-    PLATFORM_FAILED=$((PLATFORM_FAILED + ${failed:-0}))
-    echo "platform:   $name: ${passed:-0} passed, ${failed:-0} failed"
-    [ -z "$failed" ] || grep '^\[  FAILED  \] [A-Z]' "$log" | sed 's/^/platform:     /' >&2
+    PLATFORM_PASSED=$((PLATFORM_PASSED + SUITE_PASSED))
+    PLATFORM_FAILED=$((PLATFORM_FAILED + SUITE_FAILED))
+    echo "platform:   $name: $SUITE_PASSED passed, $SUITE_FAILED failed"
+    [ "$SUITE_FAILED" -eq 0 ] || grep -h '^\[  FAILED  \] [A-Z]' "${logs[@]}" | sed 's/^/platform:     /' >&2
   done
   return $status
+}
+
+# count_suite_log LOG: adds the counts of one gtest --gtest_brief=1 log to
+# SUITE_PASSED and SUITE_FAILED; fails when the run printed no summary.
+count_suite_log() {
+  local passed ran skipped
+  passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$1" | tail -1)
+  # --gtest_brief prints no count of failures: they are what ran and neither passed nor was skipped.
+  ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$1" | tail -1)
+  skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$1" | tail -1)
+  [ -n "$passed" ] || return 1
+  SUITE_PASSED=$((SUITE_PASSED + passed))
+  if [ -n "$ran" ] && [ "$ran" -gt $((passed + ${skipped:-0})) ]; then
+    SUITE_FAILED=$((SUITE_FAILED + ran - passed - ${skipped:-0}))
+  fi
 }
 
 # step NAME: prints how long the step before took (the first: since the script

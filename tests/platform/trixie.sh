@@ -49,7 +49,7 @@ step "build dependencies installed"
 werror=OFF
 [ -z "${CI:-}" ] || werror=ON
 in_root "$root" "$source" "$cache" cmake -S "$source" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_WERROR=$werror -DMCPUD_SANITIZE=$sanitize -DMCPUD_PCH=ON >"$work/trixie-configure.log" 2>&1 || {
+  -DMCPUD_BUILD_BENCH=OFF -DMCPUD_BUILD_FIRMWARE=OFF -DMCPUD_WERROR=$werror -DMCPUD_SANITIZE=$sanitize -DMCPUD_PCH=ON -DMCPUD_UNITY=ON >"$work/trixie-configure.log" 2>&1 || {
   cat "$work/trixie-configure.log" >&2
   exit 1
 }
@@ -93,7 +93,7 @@ if [ -z "$unit_only" ]; then
   build_targets mcpuctl integration_tests dbus_tests
   step "mcpuctl, the integration and the D-Bus tests built (-j $jobs)"
   echo "platform: integration and D-Bus tests on trixie"
-  run_suites "$root" "$source" "$cache" "$work/trixie-logs" "$build/tests/integration_tests" \
+  run_suites "$root" "$source" "$cache" "$work/trixie-logs" "$build/tests/integration_tests:2" \
     "$build/tests/dbus_tests" || status=1
   summary+="; integration and D-Bus $PLATFORM_PASSED passed, $PLATFORM_FAILED failed"
   step "integration and D-Bus tests run"

@@ -11,7 +11,7 @@ build_dir=$source_dir/build/sanitize
 if [ "${1:-}" = --build-dir ]; then build_dir=$2; shift 2; fi
 # The benches are left out: they measure, and test nothing the suites do not.
 if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPUD_SANITIZE=ON -DMCPUD_PCH=ON \
+  cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPUD_SANITIZE=ON -DMCPUD_PCH=ON -DMCPUD_UNITY=ON \
     -DMCPUD_BUILD_BENCH=OFF -DMCPUD_TEST_PLATFORM=OFF >/dev/null
 fi
 cmake --build "$build_dir"

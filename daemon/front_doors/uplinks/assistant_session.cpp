@@ -10,8 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kLog = "assistant";
-
 }  // namespace
 
 AssistantSession::AssistantSession(boost::asio::io_context& io, rpc::Engine& engine, EventHub& events,
@@ -69,7 +67,7 @@ void AssistantSession::on_message(std::string text) {
       return;
     case IncomingKind::Mcp:
       if (established_) return on_mcp(text, std::move(in.message));
-      log::debug(kLog, link_->peer(), ": mcp message before the server hello ignored");
+      log::debug(kAssistantLog, link_->peer(), ": mcp message before the server hello ignored");
       return;
     case IncomingKind::Goodbye:
       if (established_ && !ends_session(in.message, session_id_)) return;
@@ -80,7 +78,7 @@ void AssistantSession::on_message(std::string text) {
     case IncomingKind::Other:
       return;  // audio-side messages (tts, stt, listen, ...)
     case IncomingKind::Invalid:
-      log::debug(kLog, link_->peer(), ": message ignored: ", in.problem);
+      log::debug(kAssistantLog, link_->peer(), ": message ignored: ", in.problem);
       return;
   }
 }
@@ -104,7 +102,7 @@ void AssistantSession::on_mcp(const std::string& text, json message) {
   if (const auto named = message.find("session_id"); named != message.end() && *named != session_id_) {
     // Replies and notifications must keep carrying this session's id.
     if (!warned_foreign_session_) {
-      log::info(kLog, link_->peer(), ": ignoring messages for session ", rpc::dump(*named).substr(0, 80),
+      log::info(kAssistantLog, link_->peer(), ": ignoring messages for session ", rpc::dump(*named).substr(0, 80),
                 " (this session is ", session_id_, ")");
       warned_foreign_session_ = true;
     }

@@ -21,6 +21,9 @@
 
 namespace mcpud::uplinks {
 
+// The log category of the assistant uplink and its sessions.
+inline constexpr const char* kAssistantLog = "assistant";
+
 // Filled from [uplink.assistant] by the assistant uplink.
 struct SessionOptions {
   std::string transport;  // the hellos' "transport": "websocket" or "udp"

@@ -24,8 +24,6 @@ namespace {
 using nlohmann::json;
 using std::chrono::milliseconds;
 
-constexpr const char* kLog = "assistant";
-
 long long seconds_since(std::chrono::steady_clock::time_point then) {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - then).count();
 }
@@ -58,7 +56,7 @@ void AssistantUplink::start() {
   stopped_ = false;
   failures_ = 0;
   redial_.connected();
-  log::info(kLog, "dialing ", peer_, " as device ", device_id_, ", client ", client_id_);
+  log::info(kAssistantLog, "dialing ", peer_, " as device ", device_id_, ", client ", client_id_);
   connect();
 }
 
@@ -72,7 +70,8 @@ void AssistantUplink::stop() {
   stopped_ = true;
   redial_.cancel();
   if (session_) {
-    if (session_->established()) log::info(kLog, peer_, ": saying goodbye to session ", session_->session_id());
+    if (session_->established())
+      log::info(kAssistantLog, peer_, ": saying goodbye to session ", session_->session_id());
     session_->abandon();
     session_.reset();
     remove_capabilities();
@@ -130,7 +129,7 @@ std::shared_ptr<MessageLink> AssistantUplink::mqtt_link(std::string& problem) {
     if (config_.tls) options.client.tls = mqtt::TlsOptions{config_.ca_file, "", "", "", config_.insecure_skip_verify};
     options.client.retry_first = kUplinkFirstRetry;
     options.client.retry_ceiling = milliseconds(config_.retry_max_ms);
-    options.client.log_category = kLog;
+    options.client.log_category = kAssistantLog;
     options.publish_topic = config_.publish_topic;
     options.reply_topic = config_.subscribe_topic.empty() ? default_reply_topic(device_id_) : config_.subscribe_topic;
     options.qos = config_.qos;
@@ -148,7 +147,7 @@ std::shared_ptr<MessageLink> AssistantUplink::mqtt_link(std::string& problem) {
 void AssistantUplink::on_established(const std::string& session_id) {
   ++sessions_;
   connected_at_ = std::chrono::steady_clock::now();
-  log::info(kLog, peer_, ": connected, session ", session_id,
+  log::info(kAssistantLog, peer_, ": connected, session ", session_id,
             failures_ > 0 ? " (after " + std::to_string(failures_) + " failed attempts)" : std::string());
   failures_ = 0;
   last_error_.clear();
@@ -163,11 +162,11 @@ void AssistantUplink::on_ended(const std::string& why, bool was_established) {
   last_error_ = why;
   if (stopped_) return;
   if (was_established) {
-    log::info(kLog, peer_, ": session ended: ", why, "; reconnecting");
+    log::info(kAssistantLog, peer_, ": session ended: ", why, "; reconnecting");
   } else if (failures_++ == 0 || !repeat) {
-    log::info(kLog, peer_, ": ", why, "; retrying with backoff");
+    log::info(kAssistantLog, peer_, ": ", why, "; retrying with backoff");
   } else {
-    log::debug(kLog, peer_, ": ", why, " (attempt ", failures_, ")");
+    log::debug(kAssistantLog, peer_, ": ", why, " (attempt ", failures_, ")");
   }
   redial_.later([this] {
     if (!stopped_) connect();
@@ -219,7 +218,7 @@ void AssistantUplink::register_status_tool() {
   tool.annotations.user_only = true;
   tool.owner = kAssistantToolsOwner;
   tool.invoke = [this](const json&, const ToolReply& reply) { reply(status()); };
-  if (auto added = ctx_.registry.add(std::move(tool)); !added) log::warn(kLog, added.error().message);
+  if (auto added = ctx_.registry.add(std::move(tool)); !added) log::warn(kAssistantLog, added.error().message);
 }
 
 // Written whole under a temporary name and renamed, so a reader never sees half a file.
@@ -228,7 +227,7 @@ void AssistantUplink::write_capabilities(const json& capabilities) const {
   const std::string temporary = config_.capabilities_file + ".tmp";
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) {
-    log::warn(kLog, "capabilities_file ", temporary, ": cannot create: ", std::strerror(errno));
+    log::warn(kAssistantLog, "capabilities_file ", temporary, ": cannot create: ", std::strerror(errno));
     return;
   }
   ::fchmod(fd, 0600);
@@ -237,7 +236,7 @@ void AssistantUplink::write_capabilities(const json& capabilities) const {
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ::close(fd);
   if (!written || std::rename(temporary.c_str(), config_.capabilities_file.c_str()) != 0) {
-    log::warn(kLog, "capabilities_file ", config_.capabilities_file, ": cannot write: ", std::strerror(errno));
+    log::warn(kAssistantLog, "capabilities_file ", config_.capabilities_file, ": cannot write: ", std::strerror(errno));
     ::unlink(temporary.c_str());
   }
 }

@@ -8,17 +8,11 @@ namespace mcpud::uplinks {
 
 namespace {
 
-// Asks on the daemon's own behalf: nothing is pushed to it.
-class InternalClient final : public rpc::Client {
- public:
-  void push(std::string) override {}
-};
-
 struct Gather {
   nlohmann::json document;
   int waiting = 2;
   std::function<void(nlohmann::json)> done;
-  InternalClient client;
+  rpc::DetachedClient client;
 
   void part(const char* what, const ToolResult& result, const std::function<void(const nlohmann::json&)>& take) {
     if (result) {

@@ -4,15 +4,6 @@
 
 namespace mcpud::uplinks {
 
-namespace {
-
-class InternalClient final : public rpc::Client {
- public:
-  void push(std::string) override {}
-};
-
-}  // namespace
-
 FleetSummaries::FleetSummaries(boost::asio::io_context& io, rpc::Dispatcher& dispatcher, std::chrono::seconds interval,
                                Publish publish)
     : dispatcher_(dispatcher), interval_(interval), publish_(std::move(publish)), timer_(io) {}
@@ -39,7 +30,7 @@ void FleetSummaries::arm() {
 }
 
 void FleetSummaries::publish_all() {
-  auto client = std::make_shared<InternalClient>();
+  auto client = std::make_shared<rpc::DetachedClient>();
   // list_tools names the pins and what each one keeps.
   std::weak_ptr<FleetSummaries> weak = weak_from_this();
   dispatcher_.handle(*client, "list_tools", nlohmann::json::object(), [weak, client](ToolResult listed) {

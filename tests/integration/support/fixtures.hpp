@@ -62,4 +62,7 @@ inline ::testing::AssertionResult is_error(const json& reply, int code, const st
   return ::testing::AssertionSuccess();
 }
 
+// MCP `initialize` with empty params: the first request of an MCP session.
+inline const std::string kInitialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})";
+
 }  // namespace mcpud::it

@@ -36,14 +36,14 @@ json pin_schema(bool with_value) {
   return schema;
 }
 
+}  // namespace
+
 void point_link(const std::filesystem::path& link, const std::string& target) {
   const auto fresh = link.string() + ".new";
   std::filesystem::remove(fresh);
   std::filesystem::create_symlink(target, fresh);
   std::filesystem::rename(fresh, link);
 }
-
-}  // namespace
 
 ScriptedDevice::ScriptedDevice(ScriptedDeviceOptions options) : options_(std::move(options)) {}
 

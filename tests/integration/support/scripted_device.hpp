@@ -22,6 +22,9 @@
 
 namespace mcpud::it {
 
+// Points `link` at `target`, replacing any previous link atomically (rename).
+void point_link(const std::filesystem::path& link, const std::string& target);
+
 struct ScriptedDeviceOptions {
   std::string device = "scripted-mcu";
   bool avr = false;                        // built-ins listed without inputSchema; pins without capabilities

@@ -8,16 +8,11 @@
 #include <fstream>
 #include <string>
 
-#include "config.hpp"
+#include "config_parse_helpers.hpp"
 #include "ws_url.hpp"
 
 namespace mcpud::config {
 namespace {
-
-std::string error_of(std::string_view toml) {
-  const auto config = parse(toml, "test.toml");
-  return config ? "" : config.error();
-}
 
 TEST(AssistantUplinkConfig, IsOffUntilItNamesAUrlAndHasTheFirmwareDefaults) {
   const auto config = parse("", "test.toml");

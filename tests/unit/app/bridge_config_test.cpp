@@ -2,15 +2,10 @@
 // Unit tests of the [[bridges]] configuration: defaults per transport and clear errors.
 #include <gtest/gtest.h>
 
-#include "config.hpp"
+#include "config_parse_helpers.hpp"
 
 namespace mcpud::config {
 namespace {
-
-std::string error_of(std::string_view toml) {
-  const auto config = parse(toml, "test.toml");
-  return config ? "" : config.error();
-}
 
 TEST(BridgeConfig, SerialAndTcpBridgesWithTheirDefaults) {
   const auto config = parse(R"(

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the configuration: defaults, key-path errors, cross-checks, --tty specs and the built-in board.
-#include "config.hpp"
+#include "config_parse_helpers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,17 +15,6 @@ namespace {
 using nlohmann::json;
 
 // The error message of parsing `toml` (named "test.toml"), or "" when it parses.
-std::string error_of(std::string_view toml) {
-  const auto config = parse(toml, "test.toml");
-  return config ? "" : config.error();
-}
-
-Config parsed(std::string_view toml) {
-  auto config = parse(toml, "test.toml");
-  EXPECT_TRUE(config) << (config ? "" : config.error());
-  return config ? std::move(*config) : Config{};
-}
-
 TEST(Config, NestingBeyondTheBoundIsRefusedBeforeParsingButStringsAreNotCounted) {
   std::string deep_key = "a";
   for (int i = 0; i < 100; ++i) deep_key += ".a";

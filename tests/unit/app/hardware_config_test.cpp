@@ -5,21 +5,10 @@
 
 #include <string>
 
-#include "config.hpp"
+#include "config_parse_helpers.hpp"
 
 namespace mcpud::config {
 namespace {
-
-std::string error_of(std::string_view toml) {
-  const auto config = parse(toml, "hw.toml");
-  return config ? "" : config.error();
-}
-
-Config parsed(std::string_view toml) {
-  auto config = parse(toml, "hw.toml");
-  EXPECT_TRUE(config) << (config ? "" : config.error());
-  return config ? std::move(*config) : Config{};
-}
 
 ::testing::AssertionResult has(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();

@@ -5,14 +5,13 @@
 
 #include <filesystem>
 
+#include "has_text.hpp"
 #include "i2c_access.hpp"
 
 namespace mcpud::buses {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 class I2cAccessTest : public ::testing::Test {
  protected:

@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-std::expected<I2cConfig, std::string> from_table(json table) {
+std::expected<I2cConfig, std::string> i2c_from_table(json table) {
   if (auto valid = schema::validate(json::parse(kI2cConfigSchema), table, "i2c"); !valid) {
     return std::unexpected(valid.error());
   }
@@ -19,7 +19,7 @@ std::expected<I2cConfig, std::string> from_table(json table) {
 }
 
 TEST(I2cConfig, AnEmptyTableAllowsNoBusAndBoundsTransfers) {
-  const auto config = from_table(json::object());
+  const auto config = i2c_from_table(json::object());
   ASSERT_TRUE(config) << config.error();
   EXPECT_TRUE(config->buses.empty());
   EXPECT_EQ(config->max_transfer_bytes, 256u);
@@ -28,8 +28,8 @@ TEST(I2cConfig, AnEmptyTableAllowsNoBusAndBoundsTransfers) {
 }
 
 TEST(I2cConfig, AnAddressIsReadOnlyAndUnforcedUnlessItSaysSo) {
-  const auto config =
-      from_table({{"buses", {{{"bus", 1}, {"devices", {{{"address", 0x48}}, {{"address", 0x76}, {"write", true}}}}}}}});
+  const auto config = i2c_from_table(
+      {{"buses", {{{"bus", 1}, {"devices", {{{"address", 0x48}}, {{"address", 0x76}, {"write", true}}}}}}}});
   ASSERT_TRUE(config) << config.error();
   const auto* bus = config->bus(1);
   ASSERT_NE(bus, nullptr);
@@ -44,26 +44,26 @@ TEST(I2cConfig, AnAddressIsReadOnlyAndUnforcedUnlessItSaysSo) {
 
 TEST(I2cConfig, ReservedAddressesAreRefusedNamingTheKey) {
   for (const int address : {0x00, 0x07, 0x78, 0x7F, 0x100}) {
-    const auto config = from_table({{"buses", {{{"bus", 1}, {"devices", {{{"address", address}}}}}}}});
+    const auto config = i2c_from_table({{"buses", {{{"bus", 1}, {"devices", {{{"address", address}}}}}}}});
     ASSERT_FALSE(config) << address;
     EXPECT_NE(config.error().find("i2c.buses[0].devices[0].address"), std::string::npos) << config.error();
   }
 }
 
 TEST(I2cConfig, AnAddressOrBusListedTwiceIsRefusedNamingTheKey) {
-  auto twice = from_table({{"buses", {{{"bus", 1}, {"devices", {{{"address", 0x48}}, {{"address", 0x48}}}}}}}});
+  auto twice = i2c_from_table({{"buses", {{{"bus", 1}, {"devices", {{{"address", 0x48}}, {{"address", 0x48}}}}}}}});
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error(), "i2c.buses[0].devices[1].address: 0x48 is listed twice on bus 1");
-  twice = from_table({{"buses", {{{"bus", 1}}, {{"bus", 1}}}}});
+  twice = i2c_from_table({{"buses", {{{"bus", 1}}, {{"bus", 1}}}}});
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error(), "i2c.buses[1].bus: bus 1 is listed twice");
 }
 
 TEST(I2cConfig, UnknownKeysAndOutOfRangeLimitsAreRefused) {
-  EXPECT_FALSE(from_table({{"buses", {{{"bus", 1}, {"writable", true}}}}}));
-  EXPECT_FALSE(from_table({{"max_transfer_bytes", 0}}));
-  EXPECT_FALSE(from_table({{"max_transfer_bytes", 8193}}));
-  EXPECT_FALSE(from_table({{"buses", {{{"bus", -1}}}}}));
+  EXPECT_FALSE(i2c_from_table({{"buses", {{{"bus", 1}, {"writable", true}}}}}));
+  EXPECT_FALSE(i2c_from_table({{"max_transfer_bytes", 0}}));
+  EXPECT_FALSE(i2c_from_table({{"max_transfer_bytes", 8193}}));
+  EXPECT_FALSE(i2c_from_table({{"buses", {{{"bus", -1}}}}}));
 }
 
 }  // namespace

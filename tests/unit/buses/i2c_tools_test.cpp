@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "fake_i2c.hpp"
+#include "has_text.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 
 namespace mcpud::buses {
@@ -13,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 json with(json base, const json& more) {
   base.update(more);

@@ -10,7 +10,7 @@ namespace {
 
 using nlohmann::json;
 
-std::expected<SpiConfig, std::string> from_table(json table) {
+std::expected<SpiConfig, std::string> spi_from_table(json table) {
   if (auto valid = schema::validate(json::parse(kSpiConfigSchema), table, "spi"); !valid) {
     return std::unexpected(valid.error());
   }
@@ -18,7 +18,7 @@ std::expected<SpiConfig, std::string> from_table(json table) {
 }
 
 TEST(SpiConfig, ADeviceGetsTheDefaultSpeedAndLengthLimits) {
-  const auto config = from_table({{"devices", {{{"bus", 0}, {"chip_select", 1}}}}});
+  const auto config = spi_from_table({{"devices", {{{"bus", 0}, {"chip_select", 1}}}}});
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->dev_root, "/dev");
   const auto* device = config->device(0, 1);
@@ -29,20 +29,21 @@ TEST(SpiConfig, ADeviceGetsTheDefaultSpeedAndLengthLimits) {
 }
 
 TEST(SpiConfig, ADeviceListedTwiceIsRefusedNamingTheKey) {
-  const auto twice = from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}}, {{"bus", 0}, {"chip_select", 0}}}}});
+  const auto twice =
+      spi_from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}}, {{"bus", 0}, {"chip_select", 0}}}}});
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error(), "spi.devices[1]: spidev0.0 is listed twice");
 }
 
 TEST(SpiConfig, LimitsOutOfRangeAndUnknownKeysAreRefusedNamingTheKey) {
-  auto bad = from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}, {"max_speed_hz", 300000000}}}}});
+  auto bad = spi_from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}, {"max_speed_hz", 300000000}}}}});
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().find("spi.devices[0].max_speed_hz"), std::string::npos) << bad.error();
-  bad = from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}, {"max_transfer_bytes", 0}}}}});
+  bad = spi_from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}, {"max_transfer_bytes", 0}}}}});
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().find("spi.devices[0].max_transfer_bytes"), std::string::npos) << bad.error();
-  EXPECT_FALSE(from_table({{"devices", {{{"bus", 0}}}}})) << "chip_select is required";
-  EXPECT_FALSE(from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}, {"cs", 1}}}}}));
+  EXPECT_FALSE(spi_from_table({{"devices", {{{"bus", 0}}}}})) << "chip_select is required";
+  EXPECT_FALSE(spi_from_table({{"devices", {{{"bus", 0}, {"chip_select", 0}, {"cs", 1}}}}}));
 }
 
 }  // namespace

@@ -9,14 +9,13 @@
 
 #include <cerrno>
 
+#include "has_text.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 
 namespace mcpud::buses {
 namespace {
 
 using nlohmann::json;
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A spidev that answers each byte with its complement, as a device echoing
 // inverted data would, and remembers the settings it was given.

@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-Tool make_tool(std::string name, bool read_only = false) {
+Tool make_mcp_tool(std::string name, bool read_only = false) {
   Tool tool;
   tool.name = std::move(name);
   tool.description = "the " + tool.name + " tool, with a description long enough to take some room in a page";
@@ -35,7 +35,7 @@ class McpDialect : public ::testing::Test {
  protected:
   void SetUp() override {
     for (const char* name : {"gpio_write", "gpio_read", "adc_read", "reboot_board", "get_info"}) {
-      ASSERT_TRUE(registry.add(make_tool(name, std::string(name) == "gpio_read")));
+      ASSERT_TRUE(registry.add(make_mcp_tool(name, std::string(name) == "gpio_read")));
     }
     registry.set_user_only_names({"*reboot*"});
     install_mcp_dialect(dispatcher, hub, server());
@@ -161,7 +161,7 @@ TEST_F(McpDialect, ToolsCall_GivesTextAndStructuredContent) {
 TEST_F(McpDialect, ToolsCall_ReplyTextIsExactlyTheSerializedResult) {
   const json awkward = {{"s", "quote \" backslash \\ newline \n tab \t bell \x07 del \x7f \xc3\xa9"}, {"n", -1.5}};
   for (const json& value : {awkward, json::array({1, "two"}), json("plain")}) {
-    Tool tool = make_tool("answer");
+    Tool tool = make_mcp_tool("answer");
     tool.invoke = [value](json, ToolReply reply) { reply(value); };
     registry.remove_owner("test");
     ASSERT_TRUE(registry.add(std::move(tool)));

@@ -18,7 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-Tool make_tool(std::string name, json schema = json::object(), std::optional<std::uint32_t> polling = std::nullopt) {
+Tool make_mcpu_tool(std::string name, json schema = json::object(),
+                    std::optional<std::uint32_t> polling = std::nullopt) {
   Tool tool;
   tool.name = std::move(name);
   tool.description = "the " + tool.name + " tool";
@@ -53,7 +54,7 @@ class McpuDialect : public ::testing::Test {
 
 TEST_F(McpuDialect, ListToolsReply_HasDeviceVersionToolsAndPins) {
   ASSERT_TRUE(registry.add(
-      make_tool("gpio_read", json::parse(R"({"type":"object","properties":{"pin":{"type":"integer"}}})"))));
+      make_mcpu_tool("gpio_read", json::parse(R"({"type":"object","properties":{"pin":{"type":"integer"}}})"))));
   const auto reply = list_tools_reply(registry, identity());
   EXPECT_EQ(reply, json::parse(R"({
     "device": "board-1",
@@ -65,7 +66,7 @@ TEST_F(McpuDialect, ListToolsReply_HasDeviceVersionToolsAndPins) {
 }
 
 TEST_F(McpuDialect, ListToolsReply_ListsToolsInRegistrationOrder) {
-  for (const char* name : {"zeta", "alpha", "get_info"}) ASSERT_TRUE(registry.add(make_tool(name)));
+  for (const char* name : {"zeta", "alpha", "get_info"}) ASSERT_TRUE(registry.add(make_mcpu_tool(name)));
   std::vector<std::string> names;
   const auto reply = list_tools_reply(registry, identity());
   for (const auto& tool : reply.at("tools")) names.push_back(tool.at("name"));
@@ -73,15 +74,15 @@ TEST_F(McpuDialect, ListToolsReply_ListsToolsInRegistrationOrder) {
 }
 
 TEST_F(McpuDialect, ListToolsReply_AlwaysHasAnInputSchema) {
-  ASSERT_TRUE(registry.add(make_tool("bare")));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("bare")));
   const auto tool = list_tools_reply(registry, identity()).at("tools").at(0);
   ASSERT_TRUE(tool.contains("inputSchema"));
   EXPECT_EQ(tool.at("inputSchema"), json::object());
 }
 
 TEST_F(McpuDialect, ListToolsReply_AddsPollingOnlyForToolsThatDeclareIt) {
-  ASSERT_TRUE(registry.add(make_tool("plain")));
-  ASSERT_TRUE(registry.add(make_tool("polled", json::object(), 250)));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("plain")));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("polled", json::object(), 250)));
   const auto tools = list_tools_reply(registry, identity()).at("tools");
   ASSERT_EQ(tools.size(), 2u);
   EXPECT_FALSE(tools[0].contains("polling"));
@@ -107,7 +108,7 @@ TEST_F(McpuDialect, ListToolsReply_ReadsTheCurrentDeviceNameAndPins) {
 
 TEST_F(McpuDialect, ListToolsMethod_IsInstalledOnTheDispatcher) {
   install_mcpu_dialect(dispatcher, identity());
-  ASSERT_TRUE(registry.add(make_tool("gpio_read")));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("gpio_read")));
   const auto result = handle("list_tools");
   ASSERT_TRUE(result) << result.error().message;
   EXPECT_EQ(*result, list_tools_reply(registry, identity()));
@@ -115,14 +116,14 @@ TEST_F(McpuDialect, ListToolsMethod_IsInstalledOnTheDispatcher) {
 
 TEST_F(McpuDialect, ListToolsMethod_SendsItsCachedListingSerializedAndRenewsItWhenToolsChange) {
   install_mcpu_dialect(dispatcher, identity());
-  ASSERT_TRUE(registry.add(make_tool("gpio_read")));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("gpio_read")));
   std::optional<ToolResult> raw;
   dispatcher.handle(client, "list_tools", json::object(), [&](ToolResult r) { raw = std::move(r); });
   ASSERT_TRUE(raw && *raw);
   EXPECT_TRUE(rpc::is_serialized_result(**raw));
   EXPECT_EQ(rpc::response(1, *raw), rpc::response(1, list_tools_reply(registry, identity())))
       << "the same text as the value serialized";
-  ASSERT_TRUE(registry.add(make_tool("gpio_write")));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("gpio_write")));
   EXPECT_EQ(handle("list_tools")->at("tools").size(), 2u);
   registry.remove_owner("test");
   EXPECT_EQ(*handle("list_tools"), list_tools_reply(registry, identity()));
@@ -131,7 +132,7 @@ TEST_F(McpuDialect, ListToolsMethod_SendsItsCachedListingSerializedAndRenewsItWh
 TEST_F(McpuDialect, ListToolsMethod_SeesToolsAddedAfterInstall) {
   install_mcpu_dialect(dispatcher, identity());
   EXPECT_EQ(handle("list_tools")->at("tools").size(), 0u);
-  ASSERT_TRUE(registry.add(make_tool("late", json::object(), 1000)));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("late", json::object(), 1000)));
   const auto tools = handle("list_tools")->at("tools");
   ASSERT_EQ(tools.size(), 1u);
   EXPECT_EQ(tools[0].at("polling").at("interval_ms"), 1000);
@@ -140,7 +141,7 @@ TEST_F(McpuDialect, ListToolsMethod_SeesToolsAddedAfterInstall) {
 TEST_F(McpuDialect, Dispatcher_RoutesOtherMethodsToRegistryTools) {
   install_mcpu_dialect(dispatcher, identity());
   ASSERT_TRUE(
-      registry.add(make_tool("gpio_read", json::parse(R"({"type":"object","properties":{"pin":{"type":"integer"}},
+      registry.add(make_mcpu_tool("gpio_read", json::parse(R"({"type":"object","properties":{"pin":{"type":"integer"}},
       "required":["pin"]})"))));
   const auto result = handle("gpio_read", {{"pin", 4}});
   ASSERT_TRUE(result) << result.error().message;
@@ -159,7 +160,7 @@ TEST_F(McpuDialect, Dispatcher_UnknownMethodIsMethodNotFound) {
 }
 
 TEST_F(McpuDialect, Dispatcher_DialectMethodsTakePrecedenceOverTools) {
-  ASSERT_TRUE(registry.add(make_tool("list_tools")));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("list_tools")));
   install_mcpu_dialect(dispatcher, identity());
   const auto result = handle("list_tools");
   ASSERT_TRUE(result);
@@ -169,7 +170,7 @@ TEST_F(McpuDialect, Dispatcher_DialectMethodsTakePrecedenceOverTools) {
 
 TEST_F(McpuDialect, OverJsonRpc_ListToolsAnswersWithTheReplyShape) {
   install_mcpu_dialect(dispatcher, identity());
-  ASSERT_TRUE(registry.add(make_tool("polled", json::object(), 100)));
+  ASSERT_TRUE(registry.add(make_mcpu_tool("polled", json::object(), 100)));
   rpc::Engine engine(dispatcher);
   std::vector<std::string> out;
   engine.handle_line(R"({"jsonrpc":"2.0","id":1,"method":"list_tools"})", [&](std::string r) { out.push_back(r); });

@@ -80,6 +80,13 @@ class Client {
   void cancel_pending();
 };
 
+// A client for callers without a connection (the daemon asking on its own
+// behalf): pushes go nowhere.
+class DetachedClient final : public Client {
+ public:
+  void push(std::string) override {}
+};
+
 // Serves methods; `reply` must be called exactly once, now or later. `client`
 // outlives the call but not necessarily the reply.
 class MethodHandler {
