@@ -109,12 +109,23 @@ Error hal_failure(const BoardPin& pin, const hal::HalError& error, DomainError k
   return hal_failure(pin.number(), pin.name(), error, kind);
 }
 
-// Every pin tool's reply starts with the pin's number and name. Built by
-// assignment: an initializer list copies each element once more.
+// Every pin tool's reply starts with the pin's number and name. The members go
+// in key order, each at the end of the object's map: no search and no key
+// string built twice, as `reply["pin"] = ...` does (gpio_write and gpio_read are
+// the calls agents make most; an initializer list copies each element once more).
 json pin_reply(const BoardPin& pin) {
   json reply = json::object();
-  reply["pin"] = pin.number();
-  reply["name"] = pin.name();
+  auto& members = reply.get_ref<json::object_t&>();
+  members.emplace_hint(members.end(), "name", pin.name());
+  members.emplace_hint(members.end(), "pin", pin.number());
+  return reply;
+}
+
+// pin_reply with the pin's "value" after the others ("value" sorts last).
+json pin_reply(const BoardPin& pin, json value) {
+  json reply = pin_reply(pin);
+  auto& members = reply.get_ref<json::object_t&>();
+  members.emplace_hint(members.end(), "value", std::move(value));
   return reply;
 }
 
@@ -135,9 +146,7 @@ ToolResult gpio_write(PinTable& pins, const json& args) {
   if (auto written = (*pin)->output->write(value); !written) {
     return std::unexpected(hal_failure(**pin, written.error(), DomainError::WriteError));
   }
-  json reply = pin_reply(**pin);
-  reply["value"] = value;
-  return reply;
+  return pin_reply(**pin, value);
 }
 
 ToolResult gpio_read(PinTable& pins, const json& args) {
@@ -145,9 +154,7 @@ ToolResult gpio_read(PinTable& pins, const json& args) {
   if (!pin) return std::unexpected(pin.error());
   auto level = (*pin)->input ? (*pin)->input->read() : (*pin)->output->read();
   if (!level) return std::unexpected(hal_failure(**pin, level.error(), DomainError::ReadError));
-  json reply = pin_reply(**pin);
-  reply["value"] = *level;
-  return reply;
+  return pin_reply(**pin, *level);
 }
 
 ToolResult pwm_write(PinTable& pins, const json& args) {
