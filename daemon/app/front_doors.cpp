@@ -53,7 +53,7 @@ void FrontDoors::install() {
       [this] { return list_resources(); },
       [this](std::string_view uri, ToolReply reply) { read_resource(uri, std::move(reply)); },
       [this](std::string_view uri, const Caller& caller) { return resource_exists(uri, caller); },
-      [this](std::function<void()> then) { when_tools_settled(std::move(then)); }};
+      [this](std::move_only_function<void()> then) { when_tools_settled(std::move(then)); }};
   settle_deadline_ = std::chrono::steady_clock::now() + kBridgeSettleTime;
   dialects::install_mcp_dialect(ctx_.dispatcher, ctx_.events, std::move(server));
   dialects::install_mcpu_subscribe(ctx_.dispatcher, ctx_.events, [this](std::string_view uri, const Caller& caller) {
@@ -110,7 +110,7 @@ bool FrontDoors::resource_exists(std::string_view uri, const Caller& caller) con
   return pins::pin_resource_exists(ctx_.pin_table(), uri);
 }
 
-void FrontDoors::when_tools_settled(std::function<void()> then) {
+void FrontDoors::when_tools_settled(std::move_only_function<void()> then) {
   const bool settled = !ctx_.bridges_settled || ctx_.bridges_settled();
   if (settled || std::chrono::steady_clock::now() >= settle_deadline_) return then();
   // Only in the first seconds after start, and only while a client waits: a short poll is simplest.

@@ -89,7 +89,7 @@ class FrontDoors {
   nlohmann::json http_clients() const;
   bool token_required() const { return !ctx_.config.mcp.http.token.empty(); }
   // Runs `then` once the bridges have settled, or at once when 2 s have passed since install().
-  void when_tools_settled(std::function<void()> then);
+  void when_tools_settled(std::move_only_function<void()> then);
 
  private:
   bool reconcile_tcp();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // JSON-RPC 2.0 request validation, dispatch, batches and response encoding.
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/json_text.hpp"
 
 #include <algorithm>
@@ -329,7 +330,7 @@ struct PendingReply {
   // Gets the reply, or "" for a request answered with nothing: a cancelled
   // one, and (unless `lone`, the responder of a request on a line of its own)
   // a notification (a batch counts those).
-  std::function<void(std::string)> done;
+  Responder done;
   bool lone;
   std::string method;
   std::size_t limit;               // the client's reply_bytes_limit
@@ -362,7 +363,7 @@ struct PendingReply {
 
 // Hands a valid request to `handler` and sends its reply through `done` (see
 // PendingReply) once it comes.
-void dispatch_call(MethodHandler& handler, Client& client, Call call, std::function<void(std::string)> done, bool lone,
+void dispatch_call(MethodHandler& handler, Client& client, Call call, Responder done, bool lone,
                    std::size_t* batch_budget) {
   auto pending = std::make_shared<PendingReply>(PendingReply{std::move(call.id), call.notification, std::move(done),
                                                              lone, std::string(call.method), client.reply_bytes_limit});
@@ -370,8 +371,10 @@ void dispatch_call(MethodHandler& handler, Client& client, Call call, std::funct
   {
     CallCancellation::Scope current(call.notification ? nullptr : &pending->cancellation);
     try {
-      handler.handle(client, call.method, std::move(call.params),
-                     [pending](ToolResult result) { pending->send(result); });
+      handler.handle(client, call.method, std::move(call.params), [pending](ToolResult result) {
+        pending->send(result);
+        if (result) dispose(*result);
+      });
     } catch (const std::exception& e) {
       pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
     }
@@ -491,8 +494,7 @@ void Engine::serve_batch(const std::shared_ptr<BatchReplies>& batch, Client& cli
 
 // Validates one request object and dispatches it. `done` gets the serialized
 // reply, or an empty string for a notification.
-void Engine::handle_message(json& message, Client& client, std::function<void(std::string)> done,
-                            std::size_t* batch_budget) {
+void Engine::handle_message(json& message, Client& client, Responder done, std::size_t* batch_budget) {
   if (!message.is_object()) {
     done(error_response(nullptr, Error::invalid_request("Invalid request: expected an object")));
     return;

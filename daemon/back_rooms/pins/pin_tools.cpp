@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "board_tools.hpp"
+#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sensor_reads.hpp"
 
@@ -321,6 +322,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
       auto result = fn(pins, args);
+      dispose(args);
       // Built only when someone wants it (a subscriber to the pin's resource,
       // the fleet uplink): gpio_write is the pipelined hot path.
       if (result && events->wanted(EventKind::PinChanged)) {
@@ -329,7 +331,11 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
       reply(std::move(result));
     };
   } else {
-    tool.invoke = [&pins, fn](json args, ToolReply reply) { reply(fn(pins, args)); };
+    tool.invoke = [&pins, fn](json args, ToolReply reply) {
+      auto result = fn(pins, args);
+      dispose(args);
+      reply(std::move(result));
+    };
   }
   register_pin_tool(registry, std::move(tool));
 }

@@ -67,11 +67,11 @@ void add_exec(ToolRegistry& registry, SerialService& service) {
           const auto encoding = encoding_arg(args);
           const auto timeout = default_write_timeout(*session, command->size());
           session->write(std::move(*command), timeout,
-                         [session, request = std::move(*request), reply, discarded,
+                         [session, request = std::move(*request), reply = std::move(reply), discarded,
                           encoding](Result<std::size_t> written) mutable {
                            if (!written) return reply(std::unexpected(written.error()));
                            session->read(std::move(request),
-                                         reply_with(reply, encoding,
+                                         reply_with(std::move(reply), encoding,
                                                     [written = *written, discarded](const ReadOutcome& o, json& out) {
                                                       out["matched"] = o.end == ReadEnd::Match;
                                                       out["bytes_written"] = written;
@@ -141,22 +141,23 @@ void add_set_lines(ToolRegistry& registry, SerialService& service) {
             if (auto flushed = session->flush(true, false); !flushed) return reply(std::unexpected(flushed.error()));
           }
           const auto encoding = encoding_arg(args);
-          session->set_lines(
-              actions, [session, capture, request = std::move(*request), reply, encoding](Result<void> done) mutable {
-                if (!done) return reply(std::unexpected(done.error()));
-                if (!capture) {
-                  json out = json::object();
-                  reply_lines(*session, out);
-                  return reply(std::move(out));
-                }
-                session->read(std::move(request), [session, reply, encoding](Result<ReadOutcome> outcome) {
-                  if (!outcome) return reply(std::unexpected(outcome.error()));
-                  json out = {{"capture", read_reply(*outcome, encoding)}};
-                  out["capture"]["matched"] = outcome->end == ReadEnd::Match;
-                  reply_lines(*session, out);
-                  reply(std::move(out));
-                });
-              });
+          session->set_lines(actions, [session, capture, request = std::move(*request), reply = std::move(reply),
+                                       encoding](Result<void> done) mutable {
+            if (!done) return reply(std::unexpected(done.error()));
+            if (!capture) {
+              json out = json::object();
+              reply_lines(*session, out);
+              return reply(std::move(out));
+            }
+            session->read(std::move(request),
+                          [session, reply = std::move(reply), encoding](Result<ReadOutcome> outcome) {
+                            if (!outcome) return reply(std::unexpected(outcome.error()));
+                            json out = {{"capture", read_reply(*outcome, encoding)}};
+                            out["capture"]["matched"] = outcome->end == ReadEnd::Match;
+                            reply_lines(*session, out);
+                            reply(std::move(out));
+                          });
+          });
         });
       },
       false);

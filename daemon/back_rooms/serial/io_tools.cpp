@@ -29,7 +29,7 @@ void add_send(ToolRegistry& registry, SerialService& service) {
           if (!bytes) return reply(std::unexpected(bytes.error()));
           const auto timeout = args.contains("timeout_ms") ? Millis(args["timeout_ms"].get<std::uint32_t>())
                                                            : default_write_timeout(*session, bytes->size());
-          session->write(std::move(*bytes), timeout, [reply](Result<std::size_t> written) {
+          session->write(std::move(*bytes), timeout, [reply = std::move(reply)](Result<std::size_t> written) {
             if (!written) return reply(std::unexpected(written.error()));
             reply(json{{"bytes_written", *written}});
           });
@@ -55,7 +55,7 @@ void add_read(ToolRegistry& registry, SerialService& service) {
           const auto encoding = encoding_arg(args);
           auto request = read_request(args, *session);
           if (args.contains("quiet_ms")) request.quiet = Millis(args["quiet_ms"].get<std::uint32_t>());
-          session->read(std::move(request), reply_with(reply, encoding));
+          session->read(std::move(request), reply_with(std::move(reply), encoding));
         });
       },
       true);
@@ -77,7 +77,7 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
           const auto encoding = encoding_arg(args);
           auto request = read_request(args, *session);
           request.until = *Pattern::literal("\n");
-          session->read(std::move(request), [reply, encoding](Result<ReadOutcome> outcome) {
+          session->read(std::move(request), [reply = std::move(reply), encoding](Result<ReadOutcome> outcome) {
             if (!outcome) return reply(std::unexpected(outcome.error()));
             const bool complete = outcome->end == ReadEnd::Match;
             if (complete) outcome->bytes.pop_back();
@@ -110,12 +110,12 @@ void add_read_until(ToolRegistry& registry, SerialService& service) {
           const auto encoding = encoding_arg(args);
           auto request = read_request(args, *session);
           request.until = *pattern;
-          session->read(std::move(request), reply_with(reply, encoding, [encoding](const ReadOutcome& o, json& out) {
-                          out["matched"] = o.end == ReadEnd::Match;
-                          if (o.match)
-                            out["match"] =
-                                encode(o.bytes.substr(o.match->begin, o.match->end - o.match->begin), encoding);
-                        }));
+          session->read(
+              std::move(request), reply_with(std::move(reply), encoding, [encoding](const ReadOutcome& o, json& out) {
+                out["matched"] = o.end == ReadEnd::Match;
+                if (o.match)
+                  out["match"] = encode(o.bytes.substr(o.match->begin, o.match->end - o.match->begin), encoding);
+              }));
         });
       },
       true);

@@ -404,13 +404,14 @@ void SerialSession::run_line_steps(std::shared_ptr<std::deque<std::pair<std::fun
     }
     if (delay.count() > 0) {
       line_timer_.expires_after(delay);
-      line_timer_.async_wait([self = shared_from_this(), steps, done](boost::system::error_code ec) mutable {
-        if (ec) {
-          done(std::unexpected(self->not_open_error()));
-          return;
-        }
-        self->run_line_steps(std::move(steps), std::move(done));
-      });
+      line_timer_.async_wait(
+          [self = shared_from_this(), steps, done = std::move(done)](boost::system::error_code ec) mutable {
+            if (ec) {
+              done(std::unexpected(self->not_open_error()));
+              return;
+            }
+            self->run_line_steps(std::move(steps), std::move(done));
+          });
       return;
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/json_text.hpp"
 #include "mcpud/dialects/client_session.hpp"
 
@@ -130,6 +131,7 @@ void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& 
           reply(call_result(std::move(r), input_errors_as_results));
         },
         "arguments");
+    dispose(params);
   });
 }
 

@@ -100,7 +100,7 @@ class MethodHandler {
 // when the line's requests were all cancelled (notifications/cancelled, or the
 // client left): no response is due, but a transport that answers every
 // exchange (HTTP) learns that none will come.
-using Responder = std::function<void(std::string)>;
+using Responder = std::move_only_function<void(std::string) const>;
 
 struct EngineLimits {
   std::size_t max_depth = 64;    // nesting of arrays/objects in a request
@@ -129,8 +129,7 @@ class Engine {
   void serve_batch(const std::shared_ptr<BatchReplies>& batch, Client& client, std::size_t from);
   // `batch_budget`: the bytes left for the replies of the batch `message` is in
   // (null for a single message, which has the client's whole limit).
-  void handle_message(nlohmann::json& message, Client& client, std::function<void(std::string)> done,
-                      std::size_t* batch_budget = nullptr);
+  void handle_message(nlohmann::json& message, Client& client, Responder done, std::size_t* batch_budget = nullptr);
   // notifications/cancelled: stops the client's request params.requestId, if it still waits.
   void cancel_request(Client& client, const nlohmann::json& params);
 

@@ -26,8 +26,10 @@ struct ToolAnnotations {
 
 using ToolResult = Result<nlohmann::json>;
 // Called exactly once with the tool's result; may be called before invoke returns
-// or later from the event loop (asynchronous tools).
-using ToolReply = std::function<void(ToolResult)>;
+// or later from the event loop (asynchronous tools). Move-only, so that the
+// callbacks every call passes through (a shared_ptr or weak_ptr and little
+// more) live inside it rather than in an allocation of their own.
+using ToolReply = std::move_only_function<void(ToolResult) const>;
 using ToolInvoke = std::function<void(nlohmann::json arguments, ToolReply reply)>;
 
 // Who calls a tool: the door the call came through, the client behind it, and

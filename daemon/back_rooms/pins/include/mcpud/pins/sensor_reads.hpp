@@ -23,7 +23,7 @@ namespace mcpud::pins {
 
 class SensorReads {
  public:
-  using Done = std::function<void(hal::HalResult<double>)>;
+  using Done = std::move_only_function<void(hal::HalResult<double>)>;
   // Reads queued for the worker, beyond which a read fails at once (each slow
   // sensor has at most one read in flight, so only a board with this many
   // slow sensors, or several reloads during one read, can reach it).

@@ -53,9 +53,9 @@ struct ReadOutcome {
   bool device_gone = false;    // the device is gone: these were bytes buffered before
 };
 
-using ReadDone = std::function<void(Result<ReadOutcome>)>;
-using WriteDone = std::function<void(Result<std::size_t>)>;
-using DoneVoid = std::function<void(Result<void>)>;
+using ReadDone = std::move_only_function<void(Result<ReadOutcome>)>;
+using WriteDone = std::move_only_function<void(Result<std::size_t>)>;
+using DoneVoid = std::move_only_function<void(Result<void>)>;
 
 enum class SessionState { Open, Disconnected, Closed };
 

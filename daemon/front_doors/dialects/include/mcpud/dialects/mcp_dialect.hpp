@@ -34,7 +34,7 @@ struct McpServer {
   std::function<bool(std::string_view uri, const Caller& caller)> resource_exists;
   // Runs `then` once the tool set is worth listing: at start, after the
   // configured bridges' discovery (bounded); at once otherwise.
-  std::function<void(std::function<void()> then)> when_tools_settled;
+  std::function<void(std::move_only_function<void()> then)> when_tools_settled;
 };
 
 // MCP's code for an unknown resource (the specification's "Resource not found").
