@@ -30,7 +30,7 @@ class HeapTrimmer final : public rpc::MethodHandler {
               std::chrono::milliseconds quiet = std::chrono::seconds(1))
       : inner_(inner), timer_(io), quiet_(quiet) {}
 
-  void handle(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply) override {
+  void handle(rpc::Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) override {
     note_activity();
     inner_.handle(client, method, std::move(params), std::move(reply));
   }

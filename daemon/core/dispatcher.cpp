@@ -4,7 +4,7 @@
 
 namespace mcpud::rpc {
 
-void Dispatcher::handle(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply) {
+void Dispatcher::handle(rpc::Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) {
   if (const auto it = methods_.find(method); it != methods_.end()) {
     it->second(client, std::move(params), std::move(reply));
     return;

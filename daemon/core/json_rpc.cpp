@@ -371,7 +371,7 @@ void dispatch_call(MethodHandler& handler, Client& client, Call call, Responder 
   {
     CallCancellation::Scope current(call.notification ? nullptr : &pending->cancellation);
     try {
-      handler.handle(client, call.method, std::move(call.params), [pending](ToolResult result) {
+      handler.handle(client, call.method, std::move(call.params), [pending](ToolResult&& result) {
         pending->send(result);
         if (result) dispose(*result);
       });

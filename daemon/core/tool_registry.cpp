@@ -81,7 +81,7 @@ bool ToolRegistry::requires_user_tools(std::string_view name) const {
   return found ? is_user_only(*found->tool) : is_user_only(name);
 }
 
-void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::json arguments, ToolReply reply,
+void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::json&& arguments, ToolReply&& reply,
                         std::string_view arguments_root) const {
   if (calls_observed()) reply = observed(caller, name, arguments, std::move(reply));
   if (!caller.user_tools && requires_user_tools(name)) {

@@ -320,7 +320,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
          PinToolFn fn, bool read_only, Announce announce = {}) {
   auto tool = pin_tool(std::move(name), std::move(description), std::move(schema), std::move(output), read_only);
   if (announce.events) {
-    tool.invoke = [&pins, fn, events = announce.events](json args, ToolReply reply) {
+    tool.invoke = [&pins, fn, events = announce.events](json&& args, ToolReply&& reply) {
       auto result = fn(pins, args);
       dispose(args);
       // Built only when someone wants it (a subscriber to the pin's resource,
@@ -331,7 +331,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
       reply(std::move(result));
     };
   } else {
-    tool.invoke = [&pins, fn](json args, ToolReply reply) {
+    tool.invoke = [&pins, fn](json&& args, ToolReply&& reply) {
       auto result = fn(pins, args);
       dispose(args);
       reply(std::move(result));

@@ -107,7 +107,7 @@ void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& 
     if (server.when_tools_settled) return server.when_tools_settled(std::move(list));
     list();
   });
-  dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json params, ToolReply reply) {
+  dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json&& params, ToolReply&& reply) {
     auto name = required_string(params, "name");
     if (!name) return reply(std::unexpected(name.error()));
     if (!registry.find(*name)) {
@@ -127,7 +127,7 @@ void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& 
     const bool input_errors_as_results = !version.empty() && version >= kInputErrorsAsResultsSince;
     registry.call(
         client.caller, *name, std::move(arguments),
-        [reply = std::move(reply), input_errors_as_results](ToolResult r) {
+        [reply = std::move(reply), input_errors_as_results](ToolResult&& r) {
           reply(call_result(std::move(r), input_errors_as_results));
         },
         "arguments");

@@ -26,7 +26,7 @@ using nlohmann::json;
 //   other   -32601
 class ScriptedHandler final : public MethodHandler {
  public:
-  void handle(Client&, std::string_view method, json params, ToolReply reply) override {
+  void handle(Client&, std::string_view method, json&& params, ToolReply&& reply) override {
     calls.push_back({std::string(method), params});
     if (method == "echo") {
       reply(json{{"method", method}, {"params", params}});

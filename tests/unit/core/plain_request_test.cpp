@@ -105,7 +105,7 @@ TEST(PlainRequest, LeavesEveryOtherLineToTheParser) {
 TEST(PlainRequest, TheEngineAnswersAsItDoesForTheParsedLine) {
   class Echo final : public MethodHandler {
    public:
-    void handle(Client&, std::string_view method, json params, ToolReply reply) override {
+    void handle(Client&, std::string_view method, json&& params, ToolReply&& reply) override {
       if (method == "fail") return reply(std::unexpected(Error::invalid_params("params: no")));
       reply(json{{"method", std::string(method)}, {"params", std::move(params)}});
     }
@@ -135,7 +135,7 @@ TEST(PlainRequest, TheEngineAnswersAsItDoesForTheParsedLine) {
 TEST(PlainRequest, ALineNestedDeeperThanTheEngineAllowsIsRefusedEvenWhenPlain) {
   class Served final : public MethodHandler {
    public:
-    void handle(Client&, std::string_view, json, ToolReply reply) override {
+    void handle(Client&, std::string_view, json&&, ToolReply&& reply) override {
       ++calls;
       reply(json::object());
     }

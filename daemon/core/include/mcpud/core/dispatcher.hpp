@@ -15,14 +15,14 @@ namespace mcpud::rpc {
 
 class Dispatcher final : public rpc::MethodHandler {
  public:
-  using Method = std::function<void(rpc::Client& client, nlohmann::json params, ToolReply reply)>;
+  using Method = std::function<void(rpc::Client& client, nlohmann::json&& params, ToolReply&& reply)>;
 
   explicit Dispatcher(ToolRegistry& registry) : registry_(registry) {}
 
   // Dialect methods take precedence over tools of the same name.
   void add_method(std::string name, Method method) { methods_[std::move(name)] = std::move(method); }
 
-  void handle(rpc::Client& client, std::string_view method, nlohmann::json params, ToolReply reply) override;
+  void handle(rpc::Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) override;
 
   ToolRegistry& registry() { return registry_; }
 

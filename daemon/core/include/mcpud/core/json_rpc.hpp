@@ -92,7 +92,7 @@ class DetachedClient final : public Client {
 class MethodHandler {
  public:
   virtual ~MethodHandler() = default;
-  virtual void handle(Client& client, std::string_view method, nlohmann::json params, ToolReply reply) = 0;
+  virtual void handle(Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) = 0;
 };
 
 // Receives the serialized reply to one line (without the trailing newline). Not

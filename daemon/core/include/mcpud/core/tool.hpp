@@ -29,8 +29,8 @@ using ToolResult = Result<nlohmann::json>;
 // or later from the event loop (asynchronous tools). Move-only, so that the
 // callbacks every call passes through (a shared_ptr or weak_ptr and little
 // more) live inside it rather than in an allocation of their own.
-using ToolReply = std::move_only_function<void(ToolResult) const>;
-using ToolInvoke = std::function<void(nlohmann::json arguments, ToolReply reply)>;
+using ToolReply = std::move_only_function<void(ToolResult&&) const>;
+using ToolInvoke = std::function<void(nlohmann::json&& arguments, ToolReply&& reply)>;
 
 // Who calls a tool: the door the call came through, the client behind it, and
 // whether it may call tools that are for users only.
@@ -50,7 +50,7 @@ struct Caller {
 };
 
 // For a tool whose answer depends on which client asks.
-using CallerInvoke = std::function<void(const Caller& caller, nlohmann::json arguments, ToolReply reply)>;
+using CallerInvoke = std::function<void(const Caller& caller, nlohmann::json&& arguments, ToolReply&& reply)>;
 
 struct Tool {
   std::string name;

@@ -51,7 +51,7 @@ class ToolRegistry {
   // throws becomes an internal error. An unknown tool gives -32601, invalid
   // arguments -32602 naming the field as "<arguments_root>.<field>". `reply` is
   // called exactly once.
-  void call(const Caller& caller, std::string_view name, nlohmann::json arguments, ToolReply reply,
+  void call(const Caller& caller, std::string_view name, nlohmann::json&& arguments, ToolReply&& reply,
             std::string_view arguments_root = "params") const;
 
   // Names that make a tool user-only besides its own annotation ([mcp]
@@ -136,7 +136,7 @@ void guarded(ToolReply reply, Work&& work) {
     bool replied = false;
   };
   auto state = std::make_shared<State>(State{std::move(reply)});
-  const auto answer = [state](ToolResult result) {
+  const auto answer = [state](ToolResult&& result) {
     state->replied = true;
     state->reply(std::move(result));
   };
