@@ -160,7 +160,7 @@ dialects::McpServer mcp_server() {
         reply(std::unexpected(Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri))));
       },
       [](std::string_view uri, const Caller&) { return uri == "mcpu://pins/led"; },
-      [](std::function<void()> then) { then(); }};
+      [](std::move_only_function<void()> then) { then(); }};
 }
 
 }  // namespace
