@@ -117,8 +117,10 @@ void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& 
                          : Error::invalid_params("Unknown tool: " + *name);
       return reply(std::unexpected(std::move(unknown)));
     }
-    json arguments = params.contains("arguments") && !params["arguments"].is_null() ? std::move(params["arguments"])
-                                                                                    : json::object();
+    json arguments = json::object();
+    if (const auto given = params.find("arguments"); given != params.end() && !given->is_null()) {
+      arguments = std::move(*given);
+    }
     if (!arguments.is_object()) {
       return reply(std::unexpected(
           Error::invalid_params(std::string("params.arguments: expected object, got ") + arguments.type_name())));
