@@ -21,6 +21,8 @@ source "$source_dir/tests/sanitize/reports.sh"
 report_dir=$build_dir/sanitizer-reports
 rm -rf "$report_dir" && mkdir -p "$report_dir"
 while IFS= read -r option; do export "${option?}"; done < <(sanitizer_options "$report_dir")
+# Leaks of the libraries the tests load, not of mcpud (the file says which and why).
+export LSAN_OPTIONS="$LSAN_OPTIONS:suppressions=$source_dir/tests/sanitize/lsan-suppressions.txt:print_suppressions=0"
 status=0
 # Kernel, package and platform tests build their own binaries, style and layers test no binary,
 # and the fuzz targets have their own sanitized tree.
