@@ -172,6 +172,7 @@ constexpr auto kEscapeExtra = [] {
   return table;
 }();
 
+// Writes the escape of `c` at `at` (kEscapeExtra[c] + 1 bytes); returns its end.
 char* put_escaped(char* at, unsigned char c) {
   constexpr char kHex[] = "0123456789abcdef";
   *at++ = '\\';
