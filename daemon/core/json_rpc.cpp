@@ -395,6 +395,7 @@ void dispatch_call(MethodHandler& handler, Client& client, Call call, Responder 
         pending->send(result);
         if (result) dispose(*result);
       });
+      dispose(call.params);  // what the method read in place and left (json_dispose.hpp)
     } catch (const std::exception& e) {
       pending->send(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
     }

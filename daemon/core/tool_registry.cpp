@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/schema.hpp"
 
 namespace mcpud {
@@ -106,9 +107,12 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
     }
     if (tool->invoke_for_caller) {
       tool->invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
-      return;
+    } else {
+      tool->invoke(std::move(arguments), std::move(guarded_reply));
     }
-    tool->invoke(std::move(arguments), std::move(guarded_reply));
+    // A tool that reads its arguments in place leaves them here: freed without
+    // nlohmann's flattening (json_dispose.hpp). One that kept them moved them out.
+    dispose(arguments);
   });
 }
 

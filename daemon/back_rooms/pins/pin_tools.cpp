@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "board_tools.hpp"
-#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sensor_reads.hpp"
 
@@ -322,7 +321,6 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json&& args, ToolReply&& reply) {
       auto result = fn(pins, args);
-      dispose(args);
       // Built only when someone wants it (a subscriber to the pin's resource,
       // the fleet uplink): gpio_write is the pipelined hot path.
       if (result && events->wanted(EventKind::PinChanged)) {
@@ -331,11 +329,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
       reply(std::move(result));
     };
   } else {
-    tool.invoke = [&pins, fn](json&& args, ToolReply&& reply) {
-      auto result = fn(pins, args);
-      dispose(args);
-      reply(std::move(result));
-    };
+    tool.invoke = [&pins, fn](json&& args, ToolReply&& reply) { reply(fn(pins, args)); };
   }
   register_pin_tool(registry, std::move(tool));
 }

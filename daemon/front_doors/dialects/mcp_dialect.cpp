@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/json_text.hpp"
 #include "mcpud/dialects/client_session.hpp"
 
@@ -133,7 +132,6 @@ void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& 
           reply(call_result(std::move(r), input_errors_as_results));
         },
         "arguments");
-    dispose(params);
   });
 }
 
