@@ -23,7 +23,9 @@ for tool in qemu-system-x86_64 cpio gzip ldd strip; do
   command -v "$tool" >/dev/null || { echo "kernel-test: $tool missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 busybox=/bin/busybox
-[ -x "$busybox" ] && "$busybox" --list | grep -qx poweroff || { echo "kernel-test: busybox-static missing" >&2; exit 1; }
+# Not `busybox --list | grep -q`: under pipefail that fails when grep exits before
+# busybox has written its list (SIGPIPE), which happens under load.
+[ -x "$busybox" ] && grep -qx poweroff < <("$busybox" --list) || { echo "kernel-test: busybox-static missing" >&2; exit 1; }
 
 if [ -n "$sysroot" ]; then
   [ "$(id -u)" -eq 0 ] || { echo "kernel-test: a library root needs root (chroot); skipped" >&2; exit 77; }
@@ -106,7 +108,7 @@ tr -d '\r' <"$log" | grep -E '^(KCHECK|MCPUD\|)' || true
 
 passes=$(tr -d '\r' <"$log" | grep -c '^KCHECK PASS' || true)
 fails=$(tr -d '\r' <"$log" | grep -c '^KCHECK FAIL' || true)
-if ! tr -d '\r' <"$log" | grep -q '^KTEST DONE'; then
+if ! grep -q '^KTEST DONE' < <(tr -d '\r' <"$log"); then
   echo "kernel-test: the guest never reported KTEST DONE; console log: $log" >&2
   tail -n 40 "$log" >&2
   exit 1
