@@ -18,6 +18,9 @@ void ensure_library() {
 Handle make_handle(const std::string& client_id, void* user_data) {
   ensure_library();
   Handle handle(mosquitto_new(client_id.empty() ? nullptr : client_id.c_str(), true, user_data));
+  if (!handle && errno == ELIBACC) {
+    throw std::runtime_error("mqtt: cannot load libmosquitto.so.1 (install libmosquitto1)");
+  }
   if (!handle) throw std::runtime_error("mqtt: cannot create a client: " + std::string(std::strerror(errno)));
   return handle;
 }

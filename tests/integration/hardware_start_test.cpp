@@ -43,16 +43,21 @@ iio = { device = "ads1015", channel = "voltage0" }
   EXPECT_TRUE(contains(log, "pin 100 (light), IIO ads1015/voltage0: "));
 }
 
-// libiio (and the avahi, libdbus, libusb, libxml2 and libicu it pulls in) is
-// loaded by the first IIO ADC pin, not mapped into every daemon: the
-// MissingIioDeviceIsNamed error above comes from it once loaded.
-TEST(HardwareStart, LibiioIsNotMappedWithoutIioPins) {
+// Libraries only some configurations need are loaded by the first part that
+// needs them, not mapped into every daemon: libiio (and the avahi, libdbus,
+// libusb, libxml2 and libicu it pulls in) by the first IIO ADC pin (the
+// MissingIioDeviceIsNamed error above comes from it once loaded), libmosquitto
+// by an MQTT uplink, OpenSSL with the TLS module by a TLS uplink
+// (ServicesTls.VerifiesTheServerAndServesCallsOverTls sees them arrive).
+TEST(HardwareStart, OnDemandLibrariesAreNotMappedUnconfigured) {
   DaemonProcess daemon;
   ASSERT_GT(daemon.start_tcp({}), 0);
   std::ifstream maps("/proc/" + std::to_string(daemon.pid()) + "/maps");
   ASSERT_TRUE(maps.is_open());
   const std::string mapped{std::istreambuf_iterator<char>(maps), {}};
-  EXPECT_FALSE(contains(mapped, "libiio")) << mapped;
+  for (const char* library : {"libiio", "libmosquitto", "libssl", "libcrypto", "mcpud-tls"}) {
+    EXPECT_FALSE(contains(mapped, library)) << library << " is mapped:\n" << mapped;
+  }
   EXPECT_TRUE(contains(mapped, "libc.so")) << "the maps were not read";
 }
 

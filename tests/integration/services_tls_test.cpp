@@ -3,6 +3,9 @@
 // against the configured CA (a throwaway one made here with openssl) and its
 // name checked; a server the CA did not sign gets no AUTH.
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
@@ -38,6 +41,11 @@ bool make_certificates(const TempDir& dir, const std::string& name) {
   return status == 0;
 }
 
+std::string mapped_files(pid_t pid) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  return {std::istreambuf_iterator<char>(maps), {}};
+}
+
 class ServicesTls : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -69,6 +77,11 @@ TEST_F(ServicesTls, VerifiesTheServerAndServesCallsOverTls) {
   EXPECT_EQ(peer.call("t1", "gpio_write", {{"pin", 2}, {"value", true}})["success"], true);
   EXPECT_EQ(peer.call("t2", "gpio_read", {{"pin", 2}})["data"]["value"], true);
   EXPECT_TRUE(daemon_.wait_for_log("TLS verified")) << daemon_.log();
+  // TLS came from the module, which brought OpenSSL (a daemon without a TLS
+  // uplink maps neither: HardwareStart.OnDemandLibrariesAreNotMappedUnconfigured).
+  const auto mapped = mapped_files(daemon_.pid());
+  EXPECT_TRUE(contains(mapped, "/mcpud-tls.so")) << mapped;
+  EXPECT_TRUE(contains(mapped, "/libssl.so")) << mapped;
 }
 
 TEST_F(ServicesTls, ChecksTheNameOnTheCertificate) {
@@ -94,6 +107,28 @@ TEST_F(ServicesTls, RefusesAServerItsCaDidNotSign) {
   EXPECT_FALSE(peer.accept());
   EXPECT_TRUE(daemon_.wait_for_log("certificate verify failed")) << daemon_.log();
   EXPECT_FALSE(contains(daemon_.log(), "tls-token"));
+}
+
+// A mcpud without its TLS module (copied away from it, as a package installed
+// without the file would be) says which file it needs and where it looked, and
+// goes on serving; nothing crashes.
+TEST_F(ServicesTls, WithoutTheTlsModuleTheUplinkSaysWhatIsMissing) {
+  TempDir elsewhere;
+  const auto binary = elsewhere.path() / "mcpud";
+  std::filesystem::copy_file(MCPUD_BINARY, binary);
+  StartPeer peer(server_tls());
+  const auto path = daemon_.write_file("mcpud.toml", sim_config_toml() + "\n[uplink.services]\nserver = \"" +
+                                                         peer.address() + "\"\ntls = true\ntoken = \"t\"\n");
+  ASSERT_TRUE(daemon_.start_program(binary.string(), {"--config", path, "--dbus", "none", "--listen", "127.0.0.1:0"}));
+  EXPECT_TRUE(daemon_.wait_for_log("the TLS module mcpud-tls.so is not installed (looked for " +
+                                   binary.parent_path().string() + "/mcpud-tls.so"))
+      << daemon_.log();
+  ASSERT_GT(daemon_.wait_for_port(), 0) << daemon_.log();
+  auto client = LineClient::connect_tcp(daemon_.port());
+  ASSERT_TRUE(client);
+  client->call("gpio_write", {{"pin", 2}, {"value", true}});
+  EXPECT_EQ(client->call("gpio_read", {{"pin", 2}})["result"]["value"], true) << daemon_.log();
+  EXPECT_TRUE(daemon_.running());
 }
 
 }  // namespace

@@ -13,6 +13,9 @@ for path in /usr/sbin/mcpud /etc/mcpud/mcpud.toml /lib/systemd/system/mcpud.serv
     /usr/libexec/mcpud/mcpud-gadget /usr/share/man/man8/mcpud.8.gz /usr/share/doc/mcpud/copyright; do
   grep -qxF "$path" <<<"$files" || fail "missing $path"
 done
+# The TLS module, loaded from where mcpud was built to look (uplinks/tls_loader.cpp).
+module=/usr/lib/$(dpkg-architecture -a "$(dpkg-deb -f "$deb" Architecture)" -qDEB_HOST_MULTIARCH 2>/dev/null)/mcpud/mcpud-tls.so
+grep -qxF "$module" <<<"$files" || fail "missing $module"
 # Every program on PATH has a manual page (mcpuctl and friends included as they arrive).
 for program in $(grep -E '^/usr/s?bin/[^/]+$' <<<"$files"); do
   name=$(basename "$program")
@@ -48,8 +51,9 @@ sh -n "$postinst" || fail "postinst has a syntax error"
 # Control fields: built for the machine's architecture, with its real dependencies.
 [ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || fail "unexpected Architecture"
 depends=$(dpkg-deb -f "$deb" Depends)
-# libiio0 is named by hand: mcpud loads it on first use, so shlibs cannot see it.
-for dep in procps libc6 libtomlplusplus3 systemd-sysusers libiio0; do
+# libiio0 and libmosquitto1 are named by hand: mcpud loads them on first use, so
+# shlibs cannot see them; libssl3 comes from the TLS module (mcpud-tls.so).
+for dep in procps libc6 libtomlplusplus3 systemd-sysusers libiio0 libmosquitto1 libssl3; do
   grep -q "$dep" <<<"$depends" || fail "Depends lacks $dep: $depends"
 done
 

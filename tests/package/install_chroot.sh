@@ -158,6 +158,24 @@ status=0
 wait "$daemon" || status=$?
 [ "$status" -eq 0 ] || fail "mcpud exited with $status after SIGTERM: $(cat "$log")"
 
+# The installed mcpud finds its TLS module (loaded only for a TLS uplink, from
+# /usr/lib/<multiarch>/mcpud) and the OpenSSL it needs: a TLS uplink to a closed
+# port gets as far as connecting.
+printf 'device = "tls"\nboard = "none"\n[uplink.services]\nserver = "127.0.0.1:1"\ntls = true\ntoken = "t"\n' \
+  >"$root/tmp/tls.toml"
+tls_log="$root/tmp/mcpud-tls.log"
+chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin /usr/sbin/mcpud --config /tmp/tls.toml --dbus none --unix "" \
+  --listen 127.0.0.1:0 2>"$tls_log" &
+daemon=$!
+for _ in $(seq 100); do  # up to 10 s for the first attempt
+  grep -q 'TLS module\|refused' "$tls_log" && break
+  sleep 0.1
+done
+kill -TERM "$daemon" 2>/dev/null || true
+wait "$daemon" || true
+grep -q 'refused' "$tls_log" && ! grep -q 'TLS module' "$tls_log" ||
+  fail "the installed mcpud cannot use its TLS module: $(cat "$tls_log")"
+
 # An upgrade (here: the same package again) keeps the administrator's edits.
 sed -i 's/^device = "mcpud"$/device = "greenhouse"/' "$root/etc/mcpud/mcpud.toml"
 expect "reinstall" dpkg -i /tmp/mcpud.deb >/dev/null

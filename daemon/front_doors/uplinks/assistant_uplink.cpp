@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "assistant_protocol.hpp"
 #include "device_identity.hpp"
@@ -112,7 +113,12 @@ std::shared_ptr<MessageLink> AssistantUplink::make_link(std::string& problem) {
   options.max_message_bytes = config_.max_message_bytes;
   options.queue_bytes = config_.queue_bytes;
   options.ping_interval = milliseconds(config_.ping_interval_ms);
-  return make_ws_link(ctx_.io, std::move(options));
+  try {
+    return make_ws_link(ctx_.io, std::move(options));
+  } catch (const std::runtime_error& e) {  // wss:// without the TLS module
+    problem = e.what();
+    return nullptr;
+  }
 }
 
 // The broker connection is made once and kept; each session gets a link over it.

@@ -2,7 +2,6 @@
 // Device-Id from the network interfaces, Client-Id from the machine id.
 #include "device_identity.hpp"
 
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <tuple>
+
+// Beast's SHA-1 (it hashes the WebSocket handshake key): OpenSSL is not linked
+// into mcpud (tls_link.hpp), and these identities are names, not secrets.
+#include <boost/beast/core/detail/sha1.hpp>
 
 namespace mcpud::uplinks {
 namespace {
@@ -25,10 +28,13 @@ std::string format_mac(const unsigned char* bytes) {
 }
 
 std::string sha1(std::string_view text) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  EVP_Digest(text.data(), text.size(), digest.data(), &size, EVP_sha1(), nullptr);
-  return std::string(reinterpret_cast<const char*>(digest.data()), size);
+  namespace detail = boost::beast::detail;
+  detail::sha1_context context;
+  detail::init(context);
+  detail::update(context, text.data(), text.size());
+  std::array<char, detail::sha1_context::digest_size> digest{};
+  detail::finish(context, digest.data());
+  return std::string(digest.data(), digest.size());
 }
 
 // What tells this machine apart from others: systemd's machine id, else the host name.

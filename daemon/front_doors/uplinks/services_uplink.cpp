@@ -76,17 +76,17 @@ void ServicesUplink::connect() {
   stall_armed_ = false;
   in_flight_ = 0;
   waiting_calls_.clear();
-  std::shared_ptr<boost::asio::ssl::context> tls;
-  const std::string name = config_.server_name.empty() ? config_.host : config_.server_name;
+  std::shared_ptr<TlsClient> tls;
   if (config_.tls) {
     try {
-      tls = make_tls_context({config_.ca_file, name});
-    } catch (const boost::system::system_error& e) {
-      lost("cannot load the CA file '" + config_.ca_file + "': " + e.code().message());
+      tls =
+          tls_module().make_client({config_.ca_file, config_.server_name.empty() ? config_.host : config_.server_name});
+    } catch (const std::runtime_error& e) {
+      lost(e.what());
       return;
     }
   }
-  stream_ = std::make_shared<UplinkStream>(ctx_.io, std::move(tls), name);
+  stream_ = std::make_shared<UplinkStream>(ctx_.io, std::move(tls));
   connect_timer_.expires_after(kConnectTimeout);
   connect_timer_.async_wait([weak = weak_from_this(), generation](boost::system::error_code ec) {
     auto self = weak.lock();

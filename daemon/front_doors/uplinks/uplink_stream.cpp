@@ -4,17 +4,13 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 #include <boost/asio/connect.hpp>
-#include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 
 namespace mcpud::uplinks {
 
 namespace asio = boost::asio;
-namespace ssl = boost::asio::ssl;
 using asio::ip::tcp;
 
 namespace {
@@ -33,26 +29,12 @@ void detect_dead_peer(tcp::socket& socket) {
 
 }  // namespace
 
-std::shared_ptr<ssl::context> make_tls_context(const TlsOptions& options) {
-  auto context = std::make_shared<ssl::context>(ssl::context::tls_client);
-  context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-  if (options.ca_file.empty()) {
-    context->set_default_verify_paths();
-  } else {
-    context->load_verify_file(options.ca_file);
-  }
-  context->set_verify_mode(ssl::verify_peer);
-  context->set_verify_callback(ssl::host_name_verification(options.server_name));
-  return context;
+UplinkStream::UplinkStream(asio::io_context& io, std::shared_ptr<TlsClient> tls)
+    : resolver_(io), tls_client_(std::move(tls)), plain_(io) {
+  if (tls_client_) tls_ = tls_client_->make_link(io);
 }
 
-UplinkStream::UplinkStream(asio::io_context& io, std::shared_ptr<ssl::context> tls, std::string server_name)
-    : resolver_(io), tls_context_(std::move(tls)), server_name_(std::move(server_name)), plain_(io) {
-  if (tls_context_) tls_ = std::make_unique<ssl::stream<tcp::socket>>(io, *tls_context_);
-}
-
-tcp::socket& UplinkStream::socket() { return tls_ ? tls_->next_layer() : plain_; }
+tcp::socket& UplinkStream::socket() { return tls_ ? tls_->socket() : plain_; }
 
 void UplinkStream::connect(const std::string& host, std::uint16_t port, Done done) {
   resolver_.async_resolve(
@@ -70,24 +52,14 @@ void UplinkStream::connect(const std::string& host, std::uint16_t port, Done don
               socket().set_option(asio::socket_base::keep_alive(true), ignored);
               detect_dead_peer(socket());
               if (!tls_) return done({});
-              handshake(std::move(done));
+              tls_->handshake(std::move(done));
             });
       });
 }
 
-void UplinkStream::handshake(Done done) {
-  // SNI: servers with several names pick the certificate by it (names only, not addresses).
-  boost::system::error_code not_an_address;
-  asio::ip::make_address(server_name_, not_an_address);
-  if (not_an_address && !SSL_set_tlsext_host_name(tls_->native_handle(), server_name_.c_str())) {
-    return done(boost::system::error_code(static_cast<int>(::ERR_get_error()), asio::error::get_ssl_category()));
-  }
-  tls_->async_handshake(ssl::stream_base::client, std::move(done));
-}
-
 void UplinkStream::read_some(asio::mutable_buffer buffer, Transferred done) {
   if (tls_) {
-    tls_->async_read_some(buffer, std::move(done));
+    tls_->read_some(buffer, std::move(done));
   } else {
     plain_.async_read_some(buffer, std::move(done));
   }
@@ -95,7 +67,7 @@ void UplinkStream::read_some(asio::mutable_buffer buffer, Transferred done) {
 
 void UplinkStream::write_some(asio::const_buffer buffer, Transferred done) {
   if (tls_) {
-    tls_->async_write_some(buffer, std::move(done));
+    tls_->write_some(buffer, std::move(done));
   } else {
     plain_.async_write_some(buffer, std::move(done));
   }

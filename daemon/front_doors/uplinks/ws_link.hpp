@@ -31,6 +31,8 @@ struct WsOptions {
   std::chrono::milliseconds connect_timeout{10000};
 };
 
+// A wss:// link comes from the TLS module (tls_link.hpp); throws std::runtime_error
+// when that cannot be loaded.
 std::shared_ptr<MessageLink> make_ws_link(boost::asio::io_context& io, WsOptions options);
 
 }  // namespace mcpud::uplinks
