@@ -2,9 +2,9 @@
 // mcpud-tls.so: the uplinks' TLS (Boost.Asio SSL over OpenSSL), loaded by
 // tls_loader.cpp only when an uplink is configured with TLS. Its sockets run on
 // mcpud's io_context and mcpud's Asio: the compiled part and the per-thread state
-// are mcpud's, exported for it (daemon/app/mcpud.dynamic-list). What it compiles
-// itself (the templates, Asio's SSL part) is hidden: the entry point is its only
-// export, so nothing of it stands in for mcpud's.
+// are mcpud's, exported for it (uplinks/module_exports.cmake). What it compiles
+// itself (the templates, Asio's SSL part) is hidden, so nothing of it stands in
+// for mcpud's.
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
