@@ -47,11 +47,10 @@ LoadedModule load_module() {
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) return {nullptr, "cannot load the TLS module: " + std::string(::dlerror())};
     auto* entry = reinterpret_cast<TlsModuleEntry>(::dlsym(handle, kTlsModuleEntry));
-    if (!entry) return {nullptr, "the TLS module " + path.string() + " has no " + kTlsModuleEntry};
-    std::string error;
-    TlsModule* module = entry(kVersion, error);
-    if (!module) return {nullptr, path.string() + ": " + error};
-    return {module, {}};
+    std::string error = std::string("has no ") + kTlsModuleEntry;
+    if (TlsModule* module = entry ? entry(kVersion, error) : nullptr) return {module, {}};
+    ::dlclose(handle);  // refused: a fixed file at the same path can be loaded next time
+    return {nullptr, path.string() + ": " + error};
   }
   return {nullptr, std::string("the TLS module ") + kTlsModuleFile + " is not installed (looked for " + tried + ")"};
 }
@@ -59,11 +58,15 @@ LoadedModule load_module() {
 }  // namespace
 
 TlsModule& tls_module() {
-  // Loaded once and never unloaded: links, clients and error categories from it
-  // live as long as the daemon.
-  static const LoadedModule loaded = load_module();
+  // Kept once loaded, never unloaded: links, clients and error categories from it
+  // live as long as the daemon. A failure is not kept: installing the module
+  // lets the next attempt succeed without a restart.
+  static TlsModule* module = nullptr;
+  if (module) return *module;
+  auto loaded = load_module();
   if (!loaded.module) throw std::runtime_error(loaded.error);
-  return *loaded.module;
+  module = loaded.module;
+  return *module;
 }
 
 }  // namespace mcpud::uplinks
