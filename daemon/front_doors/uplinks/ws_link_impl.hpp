@@ -25,8 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto kCloseGrace = std::chrono::seconds(3);  // a close handshake longer than this is cut short
 
-
-
 // One connection attempt and, if it opens, its life. Pending operations hold a
 // shared_ptr, so the link outlives its owner's reference until they complete.
 // What a link's Transport adds below the WebSocket: its Stream type; a Context
