@@ -109,6 +109,15 @@ TEST_F(ServicesTls, RefusesAServerItsCaDidNotSign) {
   EXPECT_FALSE(contains(daemon_.log(), "tls-token"));
 }
 
+TEST_F(ServicesTls, ACaFileThatCannotBeLoadedIsNamedWithWhy) {
+  StartPeer peer(server_tls());
+  start(peer, "missing-ca.pem");
+  EXPECT_TRUE(
+      daemon_.wait_for_log("cannot load the CA file '" + file("missing-ca.pem") + "': No such file or directory"))
+      << daemon_.log();
+  EXPECT_TRUE(daemon_.running());
+}
+
 // A mcpud without its TLS module (copied away from it, as a package installed
 // without the file would be) says which file it needs and where it looked, and
 // goes on serving; nothing crashes.
