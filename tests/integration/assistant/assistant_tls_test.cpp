@@ -3,6 +3,7 @@
 // command, a backend presenting a certificate it signed, and mcpud verifying it
 // (or refusing it) with SNI.
 #include <cstdlib>
+#include <filesystem>
 
 #include "assistant/assistant_fixture.hpp"
 
@@ -64,6 +65,21 @@ TEST_F(AssistantTlsTest, VerifiesTheServerAgainstTheCaFileAndNamesItWithSni) {
 TEST_F(AssistantTlsTest, RefusesAServerNoTrustedCaVouchesFor) {
   start("");  // the system CA store, which has never heard of the test CA
   EXPECT_TRUE(daemon_.wait_for_log("certificate verify failed")) << daemon_.log();
+  EXPECT_TRUE(daemon_.running());
+}
+
+// wss:// comes from the TLS module: a mcpud without it (copied away from it)
+// says which file it needs and where it looked, and retries; nothing crashes.
+TEST_F(AssistantTlsTest, WithoutTheTlsModuleTheLinkSaysWhatIsMissing) {
+  TempDir elsewhere;
+  const auto binary = elsewhere.path() / "mcpud";
+  std::filesystem::copy_file(MCPUD_BINARY, binary);
+  const auto path = daemon_.write_file("mcpud.toml", assistant_config(url(), "ca_file = \"" + pki_.ca + "\""));
+  ASSERT_TRUE(daemon_.start_program(binary.string(), {"--config", path, "--dbus", "none"}));
+  EXPECT_TRUE(daemon_.wait_for_log("the TLS module mcpud-tls.so is not installed (looked for " +
+                                   binary.parent_path().string() + "/mcpud-tls.so"))
+      << daemon_.log();
+  EXPECT_TRUE(daemon_.wait_for_log("retrying with backoff")) << daemon_.log();
   EXPECT_TRUE(daemon_.running());
 }
 
