@@ -269,6 +269,19 @@ struct CompiledSchema::Node {
   std::vector<Node> any_of;
   std::vector<std::string> any_of_forms;  // how each branch is named in an error
 
+  // Which groups of keywords the schema has (Keyword bits), so that a value is
+  // only put through the checks that can say anything about it.
+  enum Keyword : unsigned {
+    kTypeKeyword = 1,
+    kChoiceKeywords = 2,
+    kNumberKeywords = 4,
+    kStringKeywords = 8,
+    kArrayKeywords = 16,
+    kObjectKeywords = 32,
+    kAnyOfKeyword = 64,
+  };
+  unsigned keywords = 0;
+
   explicit Node(const json& schema) {
     if (schema == false) {
       reject_all = true;
@@ -304,6 +317,20 @@ struct CompiledSchema::Node {
         any_of_forms.push_back(describe(branch));
       }
     }
+    note_keywords();
+  }
+
+  void note_keywords() {
+    const auto note = [this](bool present, Keyword group) {
+      if (present) keywords |= group;
+    };
+    note(!type_names.empty(), kTypeKeyword);
+    note(enumeration || constant, kChoiceKeywords);
+    note(minimum || maximum || exclusive_minimum || exclusive_maximum, kNumberKeywords);
+    note(min_length || max_length || pattern, kStringKeywords);
+    note(min_items || max_items || items, kArrayKeywords);
+    note(!properties.empty() || !required.empty() || additional != Additional::Absent, kObjectKeywords);
+    note(!any_of.empty(), kAnyOfKeyword);
   }
 
   void compile_object_keywords(const json& schema) {
@@ -394,12 +421,20 @@ class Validator {
   }
 
   Result check_keywords(const Node& schema, json& value, const Path* at) const {
-    // Each check looks only at the keywords that apply to the value's type.
+    // Each check looks only at the keywords that apply to the value's type, and
+    // runs only when the schema has some of them (most have one or two).
     using Check = Result (Validator::*)(const Node&, json&, const Path*) const;
-    static constexpr std::array<Check, 7> kChecks{
-        &Validator::check_type,  &Validator::check_choices, &Validator::check_number, &Validator::check_string,
-        &Validator::check_array, &Validator::check_object,  &Validator::check_any_of};
-    for (const auto check : kChecks) {
+    static constexpr std::array<std::pair<Node::Keyword, Check>, 7> kChecks{{
+        {Node::kTypeKeyword, &Validator::check_type},
+        {Node::kChoiceKeywords, &Validator::check_choices},
+        {Node::kNumberKeywords, &Validator::check_number},
+        {Node::kStringKeywords, &Validator::check_string},
+        {Node::kArrayKeywords, &Validator::check_array},
+        {Node::kObjectKeywords, &Validator::check_object},
+        {Node::kAnyOfKeyword, &Validator::check_any_of},
+    }};
+    for (const auto& [group, check] : kChecks) {
+      if ((schema.keywords & group) == 0) continue;
       if (auto result = (this->*check)(schema, value, at); !result) return result;
     }
     return {};
