@@ -151,15 +151,14 @@ bool append_plain(std::string& out, const json& value, std::size_t depth = 0) {
   }
 }
 
-// Appends the JSON text of `value` as dump() gives it.
+}  // namespace
+
 void append_dump(std::string& out, const json& value) {
   const std::size_t start = out.size();
   if (append_plain(out, value)) return;
   out.resize(start);
   out += value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
-
-}  // namespace
 
 namespace {
 // What each byte becomes in a JSON string, by how many bytes it adds: none
@@ -207,17 +206,17 @@ char* put_escaped(char* at, unsigned char c) {
   }
   return at;
 }
-}  // namespace
 
-// Sized first, then written in place: a reply's text content is a serialized
-// result, a quote every few bytes, and appending piece by piece cost more than
-// the bytes.
-void append_json_string(std::string& out, std::string_view text) {
+// Appends `text` as a JSON string to a string or to JsonBytes. Sized first,
+// then written in place: a reply's text content is a serialized result, a
+// quote every few bytes, and appending piece by piece cost more than the bytes.
+template <class Bytes>
+void append_json_string_to(Bytes& out, std::string_view text) {
   std::size_t extra = 0;
   for (const char c : text) extra += kEscapeExtra[static_cast<unsigned char>(c)];
   const std::size_t from = out.size();
   out.resize(from + text.size() + extra + 2);
-  char* at = out.data() + from;
+  char* at = reinterpret_cast<char*>(out.data()) + from;
   *at++ = '"';
   if (extra == 0) {
     at = std::copy(text.begin(), text.end(), at);
@@ -232,6 +231,15 @@ void append_json_string(std::string& out, std::string_view text) {
     }
   }
   *at = '"';
+}
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) { append_json_string_to(out, text); }
+void append_json_string(JsonBytes& out, std::string_view text) { append_json_string_to(out, text); }
+
+void append_text(JsonBytes& out, std::string_view text) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  out.insert(out.end(), bytes, bytes + text.size());
 }
 
 std::string dump(const json& value) {
@@ -281,10 +289,12 @@ constexpr std::uint64_t kSerializedSubtype = 0x4a;
 json serialized_result(std::string_view json_text) {
   // Sized, then copied in one go: built from the char iterators, the bytes were
   // converted one at a time (a tenth of an MCP tools/call's instructions).
-  json::binary_t::container_type bytes(json_text.size());
+  JsonBytes bytes(json_text.size());
   if (!json_text.empty()) std::memcpy(bytes.data(), json_text.data(), json_text.size());
-  return json::binary(std::move(bytes), kSerializedSubtype);
+  return serialized_result(std::move(bytes));
 }
+
+json serialized_result(JsonBytes&& json_text) { return json::binary(std::move(json_text), kSerializedSubtype); }
 
 bool is_serialized_result(const json& result) {
   return result.is_binary() && result.get_binary().has_subtype() && result.get_binary().subtype() == kSerializedSubtype;
@@ -298,14 +308,17 @@ json result_value(const json& result) {
 
 std::string response(const json& id, const ToolResult& result) {
   if (!result) return error_response(id, result.error());
+  const bool serialized = is_serialized_result(*result);
   std::string out;
-  out.reserve(kReplyReserve);  // one allocation for most replies, not one per doubling
+  // One allocation for most replies, not one per doubling; a serialized
+  // result's size is known.
+  out.reserve(serialized ? kReplyReserve / 4 + result->get_binary().size() : kReplyReserve);
   out += R"({"jsonrpc":"2.0","id":)";
   append_dump(out, id);
   out += R"(,"result":)";
-  if (is_serialized_result(*result)) {
+  if (serialized) {
     const auto& bytes = result->get_binary();
-    out.append(bytes.begin(), bytes.end());
+    out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   } else {
     append_dump(out, *result);
   }
@@ -428,6 +441,7 @@ void Engine::handle_line(std::string_view line, Responder respond) {
 }
 
 void Engine::handle_line(std::string_view line, Client& client, Responder respond) {
+  client.caller.takes_text_results = true;  // every result of this client goes out as text
   // Most lines are one plain request: only its params may need the parser,
   // and a valid one goes straight to its method. One read whole by the plain
   // reader names no member twice and holds no NUL, so when it nests no deeper

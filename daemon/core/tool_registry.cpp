@@ -84,13 +84,15 @@ bool ToolRegistry::requires_user_tools(std::string_view name) const {
 
 void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::json&& arguments, ToolReply&& reply,
                         std::string_view arguments_root) const {
-  if (calls_observed()) reply = observed(caller, name, arguments, std::move(reply));
-  if (!caller.user_tools && requires_user_tools(name)) {
+  // An observer (the activity log) reads results as values.
+  const bool observing = calls_observed();
+  if (observing) reply = observed(caller, name, arguments, std::move(reply));
+  const Entry* found = entry(name);
+  if (!caller.user_tools && (found ? is_user_only(*found->tool) : is_user_only(name))) {
     reply(std::unexpected(Error::domain(DomainError::NotAuthorized, "Not authorized: " + std::string(name) +
                                                                         " is a user-only tool; " + caller.refusal)));
     return;
   }
-  const Entry* found = entry(name);
   if (!found) {
     reply(std::unexpected(Error::method_not_found(not_found_message(name))));
     return;
@@ -105,7 +107,9 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
       guarded_reply(std::unexpected(Error::invalid_params(valid.error())));
       return;
     }
-    if (tool->invoke_for_caller) {
+    if (tool->invoke_as_text && caller.takes_text_results && !observing) {
+      guarded_reply(tool->invoke_as_text(arguments));
+    } else if (tool->invoke_for_caller) {
       tool->invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
     } else {
       tool->invoke(std::move(arguments), std::move(guarded_reply));

@@ -48,6 +48,22 @@ TEST_F(Builtins, GpioWriteIsPushedToClientsSubscribedToThePinAndNoOneElse) {
   EXPECT_TRUE(watcher->silent_for(500ms)) << "told after unsubscribing";
 }
 
+// gpio_write and gpio_read answer a client with text they write directly; a
+// call the activity watches is recorded with its result as a value all the same.
+TEST_F(Builtins, AWatchedGpioCallIsInTheActivityWithItsResult) {
+  auto watcher = connect();
+  ASSERT_TRUE(watcher);
+  ASSERT_TRUE(watcher->result("subscribe", {{"uris", {"mcpu://daemon/activity"}}}).contains("subscribed"));
+  const json written{{"pin", 2}, {"name", "led"}, {"value", true}};
+  EXPECT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", true}}), written);
+  const auto pushed = watcher->read_line(2s);
+  ASSERT_TRUE(pushed) << "the call was not pushed to the activity's subscriber";
+  const json data = json::parse(*pushed)["params"]["data"];
+  EXPECT_EQ(data["tool"], "gpio_write") << *pushed;
+  EXPECT_EQ(data["result"], written) << *pushed;
+  EXPECT_EQ(client().result("gpio_read", {{"pin", 2}}), written);
+}
+
 TEST_F(Builtins, GpioReadOfTheSquareWaveButtonIsABoolean) {
   const json reply = client().result("gpio_read", {{"pin", 4}});
   EXPECT_EQ(reply["name"], "button");

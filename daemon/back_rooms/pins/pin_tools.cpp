@@ -3,10 +3,13 @@
 #include "mcpud/pins/pin_tools.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
 #include "board_tools.hpp"
+#include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/json_text.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sensor_reads.hpp"
 
@@ -139,22 +142,43 @@ double round_significant(double value) {
   return std::round(value * scale) / scale;
 }
 
-ToolResult gpio_write(PinTable& pins, const json& args) {
+// What gpio_write and gpio_read did: the pin and its level. Answered as a value
+// (pin_reply) or as text (level_text), which the calls agents make most take.
+struct PinLevel {
+  const BoardPin* pin;
+  bool value;
+};
+using PinLevelFn = Result<PinLevel> (*)(PinTable&, const json&);
+
+Result<PinLevel> write_level(PinTable& pins, const json& args) {
   auto pin = pin_for(pins, args, "gpio_write", {hal::PinType::DigitalOutput});
   if (!pin) return std::unexpected(pin.error());
   const bool value = args.at("value").get<bool>();
   if (auto written = (*pin)->output->write(value); !written) {
     return std::unexpected(hal_failure(**pin, written.error(), DomainError::WriteError));
   }
-  return pin_reply(**pin, value);
+  return PinLevel{*pin, value};
 }
 
-ToolResult gpio_read(PinTable& pins, const json& args) {
+Result<PinLevel> read_level(PinTable& pins, const json& args) {
   auto pin = pin_for(pins, args, "gpio_read", {hal::PinType::DigitalInput, hal::PinType::DigitalOutput});
   if (!pin) return std::unexpected(pin.error());
   auto level = (*pin)->input ? (*pin)->input->read() : (*pin)->output->read();
   if (!level) return std::unexpected(hal_failure(**pin, level.error(), DomainError::ReadError));
-  return pin_reply(**pin, *level);
+  return PinLevel{*pin, *level};
+}
+
+// pin_reply(pin, level) as the JSON text its value serializes to, written directly.
+json level_text(const PinLevel& level) {
+  rpc::JsonBytes text;
+  text.reserve(48 + level.pin->name().size());
+  rpc::append_text(text, R"({"name":)");
+  rpc::append_json_string(text, level.pin->name());
+  rpc::append_text(text, R"(,"pin":)");
+  char digits[16];
+  rpc::append_text(text, {digits, std::to_chars(digits, digits + sizeof digits, level.pin->number()).ptr});
+  rpc::append_text(text, level.value ? R"(,"value":true})" : R"(,"value":false})");
+  return rpc::serialized_result(std::move(text));
 }
 
 ToolResult pwm_write(PinTable& pins, const json& args) {
@@ -322,7 +346,7 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
     tool.invoke = [&pins, fn, events = announce.events](json&& args, ToolReply&& reply) {
       auto result = fn(pins, args);
       // Built only when someone wants it (a subscriber to the pin's resource,
-      // the fleet uplink): gpio_write is the pipelined hot path.
+      // the fleet uplink).
       if (result && events->wanted(EventKind::PinChanged)) {
         events->publish({EventKind::PinChanged, (*result)["name"].get<std::string>(), *result});
       }
@@ -331,6 +355,33 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   } else {
     tool.invoke = [&pins, fn](json&& args, ToolReply&& reply) { reply(fn(pins, args)); };
   }
+  register_pin_tool(registry, std::move(tool));
+}
+
+// gpio_write and gpio_read: answered as text to the callers that take it.
+void add_level_tool(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
+                    PinLevelFn fn, bool read_only, Announce announce = {}) {
+  auto tool = pin_tool(std::move(name), std::move(description), std::move(schema), pin_output({{"value", kBoolean}}),
+                       read_only);
+  // The event is built only when someone wants it (a subscriber to the pin's
+  // resource, the fleet uplink): gpio_write is the pipelined hot path.
+  const auto level_of = [&pins, fn, events = announce.events](const json& args) {
+    auto level = fn(pins, args);
+    if (level && events && events->wanted(EventKind::PinChanged)) {
+      events->publish({EventKind::PinChanged, level->pin->name(), pin_reply(*level->pin, level->value)});
+    }
+    return level;
+  };
+  tool.invoke = [level_of](json&& args, ToolReply&& reply) {
+    auto level = level_of(args);
+    if (!level) return reply(std::unexpected(std::move(level.error())));
+    reply(pin_reply(*level->pin, level->value));
+  };
+  tool.invoke_as_text = [level_of](const json& args) -> ToolResult {
+    auto level = level_of(args);
+    if (!level) return std::unexpected(std::move(level.error()));
+    return level_text(*level);
+  };
   register_pin_tool(registry, std::move(tool));
 }
 
@@ -349,13 +400,13 @@ json cursor_properties() {
 
 void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events) {
   ToolRegistry::Batch batch(registry);
-  add(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
-      object_schema(
-          {{"pin", kPinNumber}, {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
-          {"pin", "value"}),
-      pin_output({{"value", kBoolean}}), gpio_write, false, {events});
-  add(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
-      object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kBoolean}}), gpio_read, true);
+  add_level_tool(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
+                 object_schema({{"pin", kPinNumber},
+                                {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
+                               {"pin", "value"}),
+                 write_level, false, {events});
+  add_level_tool(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
+                 object_schema({{"pin", kPinNumber}}, {"pin"}), read_level, true);
   add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
       object_schema(
           {{"pin", kPinNumber},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/json_text.hpp"
 #include "mcpud/dialects/client_session.hpp"
 
@@ -26,21 +27,35 @@ json tool_entry(const Tool& tool, bool user_only) {
   return entry;
 }
 
-// Reads an optional string member; the error names params.<key>.
-Result<std::string> optional_string(const json& params, std::string_view key) {
+// Reads an optional string member in place ("" when absent or null); the error
+// names params.<key>. The view lasts as long as `params` is not changed.
+Result<std::string_view> optional_string_ref(const json& params, std::string_view key) {
   const auto it = params.find(key);
-  if (it == params.end() || it->is_null()) return std::string();
+  if (it == params.end() || it->is_null()) return std::string_view();
   if (!it->is_string())
     return std::unexpected(
         Error::invalid_params("params." + std::string(key) + ": expected string, got " + it->type_name()));
-  return it->get<std::string>();
+  return it->get_ref<const std::string&>();
 }
 
-Result<std::string> required_string(const json& params, std::string_view key) {
-  auto value = optional_string(params, key);
+Result<std::string_view> required_string_ref(const json& params, std::string_view key) {
+  auto value = optional_string_ref(params, key);
   if (value && value->empty())
     return std::unexpected(Error::invalid_params("params." + std::string(key) + ": required"));
   return value;
+}
+
+Result<std::string> owned(Result<std::string_view> text) {
+  if (!text) return std::unexpected(std::move(text.error()));
+  return std::string(*text);
+}
+
+Result<std::string> optional_string(const json& params, std::string_view key) {
+  return owned(optional_string_ref(params, key));
+}
+
+Result<std::string> required_string(const json& params, std::string_view key) {
+  return owned(required_string_ref(params, key));
 }
 
 json initialize_result(const McpServer& server, const std::string& version) {
@@ -107,19 +122,18 @@ void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& 
     list();
   });
   dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json&& params, ToolReply&& reply) {
-    auto name = required_string(params, "name");
+    auto name = required_string_ref(params, "name");  // in params, which outlive the call below
     if (!name) return reply(std::unexpected(name.error()));
-    if (!registry.find(*name)) {
+    if (!registry.contains(*name)) {
       // The MCP specification's example uses -32602; the voice-assistant firmware answers -32601.
-      auto unknown = client.conventions == rpc::McpConventions::VoiceAssistant
-                         ? Error::method_not_found("Unknown tool: " + *name)
-                         : Error::invalid_params("Unknown tool: " + *name);
+      const std::string message = "Unknown tool: " + std::string(*name);
+      auto unknown = client.conventions == rpc::McpConventions::VoiceAssistant ? Error::method_not_found(message)
+                                                                               : Error::invalid_params(message);
       return reply(std::unexpected(std::move(unknown)));
     }
-    json arguments = json::object();
-    if (const auto given = params.find("arguments"); given != params.end() && !given->is_null()) {
-      arguments = std::move(*given);
-    }
+    json arguments;  // null: no arguments, an empty object to the registry
+    if (const auto given = params.find("arguments"); given != params.end()) arguments = std::move(*given);
+    if (arguments.is_null()) arguments = json::object();
     if (!arguments.is_object()) {
       return reply(std::unexpected(
           Error::invalid_params(std::string("params.arguments: expected object, got ") + arguments.type_name())));
@@ -229,6 +243,9 @@ Result<json> list_tools_page(const ToolRegistry& registry, const json& params, s
 
 namespace {
 
+// The most capacity call_result's scratch text keeps between calls.
+constexpr std::size_t kKeptValueBytes = 64 * 1024;
+
 // The error outcomes that stay results (rare): built as a value.
 ToolResult error_call_result(const Error& e) {
   json item = json::object();
@@ -250,20 +267,33 @@ ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
     return error_call_result(outcome.error());
   }
   // tools/call is the MCP hot path: the result is serialized once and that text
-  // spliced in twice, as the text content and as structuredContent. The members
-  // are in the order a json object keeps them (sorted), as before.
-  const std::string value = rpc::dump(*outcome);
-  std::string text;
-  text.reserve(2 * value.size() + 96);
-  text += R"({"content":[{"text":)";
-  rpc::append_json_string(text, value);
-  text += R"(,"type":"text"}],"isError":false)";
-  if (outcome->is_object()) {
-    text += R"(,"structuredContent":)";
-    text += value;
+  // spliced in twice, as the text content and as structuredContent, into the
+  // bytes the reply carries (no copy to wrap them). The members are in the
+  // order a json object keeps them (sorted), as before.
+  thread_local std::string dumped;  // reused: its capacity stays from call to call
+  std::string_view value;
+  if (rpc::is_serialized_result(*outcome)) {  // a tool that answers with text (Tool::invoke_as_text)
+    const auto& bytes = outcome->get_binary();
+    value = {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+  } else {
+    dumped.clear();
+    rpc::append_dump(dumped, *outcome);
+    dispose(*outcome);  // freed in place, not by nlohmann's flattening (json_dispose.hpp)
+    value = dumped;
   }
-  text += '}';
-  return rpc::serialized_result(text);
+  const bool structured = value.starts_with('{');  // an object: serialized text has no leading space
+  rpc::JsonBytes text;
+  text.reserve(2 * value.size() + 96);
+  rpc::append_text(text, R"({"content":[{"text":)");
+  rpc::append_json_string(text, value);
+  rpc::append_text(text, R"(,"type":"text"}],"isError":false)");
+  if (structured) {
+    rpc::append_text(text, R"(,"structuredContent":)");
+    rpc::append_text(text, value);
+  }
+  rpc::append_text(text, "}");
+  if (dumped.capacity() > kKeptValueBytes) std::string().swap(dumped);  // a large result's buffer is not kept
+  return rpc::serialized_result(std::move(text));
 }
 
 void install_mcp_dialect(rpc::Dispatcher& dispatcher, EventHub& hub, McpServer server) {

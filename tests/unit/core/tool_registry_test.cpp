@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "mcpud/core/call_observer.hpp"
+#include "mcpud/core/json_rpc.hpp"
 
 namespace mcpud {
 namespace {
@@ -29,11 +33,12 @@ Tool echo_tool(std::string name, std::string owner = "test", json schema = json:
 }
 
 // The result of a call that replies before returning.
-ToolResult call(const ToolRegistry& registry, std::string_view name, json args, std::string_view root = "params") {
+ToolResult call(const ToolRegistry& registry, std::string_view name, json args, std::string_view root = "params",
+                const Caller& caller = Caller{}) {
   std::optional<ToolResult> result;
   int replies = 0;
   registry.call(
-      Caller{}, name, std::move(args),
+      caller, name, std::move(args),
       [&](ToolResult r) {
         ++replies;
         result = std::move(r);
@@ -227,6 +232,59 @@ TEST(ToolRegistry, Call_AsyncToolRepliesAfterCallReturns) {
   stored(json(42));
   ASSERT_TRUE(result.has_value());
   EXPECT_EQ(**result, 42);
+}
+
+// A tool that answers {"pin": N} as a value, or as text to callers that take text.
+Tool text_tool() {
+  Tool tool = echo_tool("t", "test", kPinSchema);
+  tool.invoke_as_text = [](const json& args) -> ToolResult {
+    if (args.at("pin") == 13) return std::unexpected(Error::domain(DomainError::Busy, "pin 13 is busy"));
+    return rpc::serialized_result(R"({"pin":)" + args.at("pin").dump() + "}");
+  };
+  return tool;
+}
+
+// Records what an observer of calls saw.
+struct SeenCalls : CallObserver {
+  std::vector<json> outcomes;
+  bool wants_calls() const override { return true; }
+  void on_call(const CallRecord& call) override { outcomes.push_back(call.outcome ? *call.outcome : json()); }
+};
+
+TEST(ToolRegistry, Call_AnswersAsTextOnlyCallersThatTakeText) {
+  ToolRegistry registry;
+  ASSERT_TRUE(registry.add(text_tool()));
+  const auto as_value = call(registry, "t", {{"pin", 3}});
+  ASSERT_TRUE(as_value) << as_value.error().message;
+  EXPECT_EQ(*as_value, json::parse(R"({"pin":3,"mode":"a"})"));  // through invoke
+
+  Caller engine;
+  engine.takes_text_results = true;
+  const auto as_text = call(registry, "t", {{"pin", 3}}, "params", engine);
+  ASSERT_TRUE(as_text) << as_text.error().message;
+  ASSERT_TRUE(rpc::is_serialized_result(*as_text));
+  EXPECT_EQ(rpc::result_value(*as_text), json::parse(R"({"pin":3})"));
+
+  const auto refused = call(registry, "t", {{"pin", 13}}, "params", engine);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "pin 13 is busy");
+  const auto invalid = call(registry, "t", {{"pin", -1}}, "params", engine);  // validated first, as for invoke
+  ASSERT_FALSE(invalid);
+  EXPECT_EQ(invalid.error().code, rpc_code::kInvalidParams);
+}
+
+TEST(ToolRegistry, Call_AnObservedCallIsAnsweredAsAValue) {
+  ToolRegistry registry;
+  ASSERT_TRUE(registry.add(text_tool()));
+  auto seen = std::make_shared<SeenCalls>();
+  registry.observe_calls(seen);
+  Caller engine;
+  engine.takes_text_results = true;
+  const auto result = call(registry, "t", {{"pin", 4}}, "params", engine);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_FALSE(rpc::is_serialized_result(*result));
+  ASSERT_EQ(seen->outcomes.size(), 1u);
+  EXPECT_EQ(seen->outcomes[0], json::parse(R"({"pin":4,"mode":"a"})"));
 }
 
 TEST(ToolRegistry, ChangeListeners_RunOnEveryAddAndRemove) {

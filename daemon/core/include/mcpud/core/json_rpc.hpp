@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -151,6 +153,8 @@ std::string wrap_envelope(const nlohmann::json& session_id, std::string_view pay
 // copies it instead of serializing a value again. The Engine writes it as it
 // is; a caller that reads results itself gets the value with result_value().
 nlohmann::json serialized_result(std::string_view json_text);
+// The same, taking bytes written in place (json_text.hpp) without a copy.
+nlohmann::json serialized_result(std::vector<std::uint8_t>&& json_text);
 bool is_serialized_result(const nlohmann::json& result);
 // The value of a result, parsing a serialized_result back.
 nlohmann::json result_value(const nlohmann::json& result);
@@ -160,6 +164,8 @@ std::string response(const nlohmann::json& id, const ToolResult& result);
 std::string error_response(const nlohmann::json& id, const Error& error);
 // JSON text of a value; invalid UTF-8 in strings is replaced rather than thrown on.
 std::string dump(const nlohmann::json& value);
+// dump(), appended to `out`.
+void append_dump(std::string& out, const nlohmann::json& value);
 
 // Deepest nesting of arrays/objects in a JSON text, found without parsing it.
 std::size_t nesting_depth(std::string_view text);

@@ -31,6 +31,9 @@ using ToolResult = Result<nlohmann::json>;
 // more) live inside it rather than in an allocation of their own.
 using ToolReply = std::move_only_function<void(ToolResult&&) const>;
 using ToolInvoke = std::function<void(nlohmann::json&& arguments, ToolReply&& reply)>;
+// A synchronous call answering with its result already serialized
+// (rpc::serialized_result, json_rpc.hpp).
+using TextInvoke = std::function<ToolResult(const nlohmann::json& arguments)>;
 
 // Who calls a tool: the door the call came through, the client behind it, and
 // whether it may call tools that are for users only.
@@ -44,6 +47,9 @@ struct Caller {
   // session or uplink, set by its door. Null for the daemon's own calls (the
   // operator's view of every session), which may use what any client owns.
   std::shared_ptr<ClientIdentity> identity;
+  // Whether results may come back already serialized (set by the JSON-RPC
+  // engine, which only writes them out): tools with invoke_as_text answer so.
+  bool takes_text_results = false;
 
   // "127.0.0.1:51234 claude-code 1.2": the peer and the name, as shown to people.
   std::string label() const { return name.empty() ? peer : peer.empty() ? name : peer + " " + name; }
@@ -72,6 +78,11 @@ struct Tool {
   // client asks (a serial session belongs to the client that opened it).
   // `caller` lives only for the call; keep a copy of what is needed later.
   CallerInvoke invoke_for_caller;
+  // Beside `invoke`, optional: the same call, same effects, answering with its
+  // result as JSON text, for callers that take text results (Caller). The
+  // calls agents make most (gpio_write, gpio_read) skip building a value only
+  // to serialize it.
+  TextInvoke invoke_as_text;
 };
 
 // A tool with what every back room gives: its owner, name, description, the

@@ -38,6 +38,7 @@ class ToolRegistry {
 
   // nullptr when no tool has that name.
   std::shared_ptr<const Tool> find(std::string_view name) const;
+  bool contains(std::string_view name) const { return entry(name) != nullptr; }
   // All tools in registration order.
   const std::vector<std::shared_ptr<const Tool>>& tools() const { return tools_; }
   std::size_t size() const { return tools_.size(); }
