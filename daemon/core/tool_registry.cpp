@@ -9,6 +9,33 @@
 
 namespace mcpud {
 
+namespace {
+
+// Brings the arguments of a call to `tool` to their current form and checks
+// them against its schema: the error names what is wrong, under `root`.
+Result<void> checked_arguments(const Tool& tool, const schema::CompiledSchema& schema, nlohmann::json& arguments,
+                               std::string_view root) {
+  if (tool.upgrade_arguments && arguments.is_object()) tool.upgrade_arguments(arguments);
+  if (auto valid = schema.validate(arguments, root); !valid) return std::unexpected(Error::invalid_params(valid.error()));
+  return {};
+}
+
+// A call answered by the tool's invoke_as_text, as guarded() answers the others
+// when the tool throws.
+ToolResult answer_as_text(const Tool& tool, const schema::CompiledSchema& schema, nlohmann::json& arguments,
+                          std::string_view root) {
+  try {
+    if (auto checked = checked_arguments(tool, schema, arguments, root); !checked) {
+      return std::unexpected(std::move(checked.error()));
+    }
+    return tool.invoke_as_text(arguments);
+  } catch (const std::exception& e) {
+    return std::unexpected(Error::internal(std::string("Internal error: ") + e.what()));
+  }
+}
+
+}  // namespace
+
 ToolRegistry::ToolRegistry() = default;
 ToolRegistry::~ToolRegistry() = default;
 
@@ -97,19 +124,22 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
     reply(std::unexpected(Error::method_not_found(not_found_message(name))));
     return;
   }
-  // Holding the shared_ptr keeps the tool alive even if its owner goes away
-  // while an asynchronous invocation is in flight.
-  auto tool = found->tool;
   if (arguments.is_null()) arguments = nlohmann::json::object();
+  // Holding the shared_ptr keeps the tool alive even if its owner goes away
+  // while an invocation is in flight.
+  auto tool = found->tool;
+  if (tool->invoke_as_text && caller.takes_text_results && !observing) {
+    // Synchronous: answered here, an exception included, with no state shared with the reply.
+    reply(answer_as_text(*tool, *found->schema, arguments, arguments_root));
+    dispose(arguments);  // freed in place (json_dispose.hpp)
+    return;
+  }
   guarded(std::move(reply), [&](ToolReply guarded_reply) {
-    if (tool->upgrade_arguments && arguments.is_object()) tool->upgrade_arguments(arguments);
-    if (auto valid = found->schema->validate(arguments, arguments_root); !valid) {
-      guarded_reply(std::unexpected(Error::invalid_params(valid.error())));
+    if (auto checked = checked_arguments(*tool, *found->schema, arguments, arguments_root); !checked) {
+      guarded_reply(std::unexpected(std::move(checked.error())));
       return;
     }
-    if (tool->invoke_as_text && caller.takes_text_results && !observing) {
-      guarded_reply(tool->invoke_as_text(arguments));
-    } else if (tool->invoke_for_caller) {
+    if (tool->invoke_for_caller) {
       tool->invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
     } else {
       tool->invoke(std::move(arguments), std::move(guarded_reply));

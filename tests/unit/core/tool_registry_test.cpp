@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -271,6 +272,19 @@ TEST(ToolRegistry, Call_AnswersAsTextOnlyCallersThatTakeText) {
   const auto invalid = call(registry, "t", {{"pin", -1}}, "params", engine);  // validated first, as for invoke
   ASSERT_FALSE(invalid);
   EXPECT_EQ(invalid.error().code, rpc_code::kInvalidParams);
+}
+
+TEST(ToolRegistry, Call_AToolThatThrowsWhileAnsweringAsTextGetsAnInternalError) {
+  ToolRegistry registry;
+  Tool tool = text_tool();
+  tool.invoke_as_text = [](const json&) -> ToolResult { throw std::runtime_error("lost the pin"); };
+  ASSERT_TRUE(registry.add(std::move(tool)));
+  Caller engine;
+  engine.takes_text_results = true;
+  const auto result = call(registry, "t", {{"pin", 3}}, "params", engine);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, rpc_code::kInternalError);
+  EXPECT_EQ(result.error().message, "Internal error: lost the pin");
 }
 
 TEST(ToolRegistry, Call_AnObservedCallIsAnsweredAsAValue) {
