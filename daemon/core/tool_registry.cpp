@@ -16,7 +16,8 @@ namespace {
 Result<void> checked_arguments(const Tool& tool, const schema::CompiledSchema& schema, nlohmann::json& arguments,
                                std::string_view root) {
   if (tool.upgrade_arguments && arguments.is_object()) tool.upgrade_arguments(arguments);
-  if (auto valid = schema.validate(arguments, root); !valid) return std::unexpected(Error::invalid_params(valid.error()));
+  if (auto valid = schema.validate(arguments, root); !valid)
+    return std::unexpected(Error::invalid_params(valid.error()));
   return {};
 }
 
