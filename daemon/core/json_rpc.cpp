@@ -171,39 +171,32 @@ constexpr auto kEscapeExtra = [] {
   return table;
 }();
 
+// The letter after the backslash of a two-byte escape (\" \\ \b \f \n \r \t).
+constexpr auto kShortEscape = [] {
+  std::array<char, 256> table{};
+  table['"'] = '"';
+  table['\\'] = '\\';
+  table['\b'] = 'b';
+  table['\f'] = 'f';
+  table['\n'] = 'n';
+  table['\r'] = 'r';
+  table['\t'] = 't';
+  return table;
+}();
+
 // Writes the escape of `c` at `at` (kEscapeExtra[c] + 1 bytes); returns its end.
 char* put_escaped(char* at, unsigned char c) {
   constexpr char kHex[] = "0123456789abcdef";
   *at++ = '\\';
-  switch (c) {
-    case '"':
-      *at++ = '"';
-      break;
-    case '\\':
-      *at++ = '\\';
-      break;
-    case '\b':
-      *at++ = 'b';
-      break;
-    case '\f':
-      *at++ = 'f';
-      break;
-    case '\n':
-      *at++ = 'n';
-      break;
-    case '\r':
-      *at++ = 'r';
-      break;
-    case '\t':
-      *at++ = 't';
-      break;
-    default:
-      *at++ = 'u';
-      *at++ = '0';
-      *at++ = '0';
-      *at++ = kHex[c >> 4];
-      *at++ = kHex[c & 0xf];
+  if (kEscapeExtra[c] == 1) {
+    *at++ = kShortEscape[c];
+    return at;
   }
+  *at++ = 'u';
+  *at++ = '0';
+  *at++ = '0';
+  *at++ = kHex[c >> 4];
+  *at++ = kHex[c & 0xf];
   return at;
 }
 
@@ -221,6 +214,8 @@ void append_json_string_to(Bytes& out, std::string_view text) {
   if (extra == 0) {
     at = std::copy(text.begin(), text.end(), at);
   } else {
+    // Byte by byte: the runs between a result's quotes are too short to copy
+    // each with memcpy.
     for (const char c : text) {
       const auto byte = static_cast<unsigned char>(c);
       if (kEscapeExtra[byte] == 0) {

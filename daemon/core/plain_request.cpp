@@ -50,8 +50,8 @@ class PlainReader {
   }
 
   // An integer as JSON writes it (no fraction, no exponent), of at most 18
-  // digits so that it fits either integer type; as the parser types it.
-  std::optional<json> small_integer() {
+  // digits so that it fits either integer type; put in `out` as the parser types it.
+  bool small_integer(json& out) {
     skip_space();
     const std::size_t start = at_;
     const bool negative = at_ < text_.size() && text_[at_] == '-';
@@ -59,39 +59,46 @@ class PlainReader {
     const std::size_t digits = at_;
     while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
     const std::size_t count = at_ - digits;
-    if (count == 0 || count > 18 || (count > 1 && text_[digits] == '0')) return std::nullopt;
-    if (at_ < text_.size() && (text_[at_] == '.' || text_[at_] == 'e' || text_[at_] == 'E')) return std::nullopt;
+    if (count == 0 || count > 18 || (count > 1 && text_[digits] == '0')) return false;
+    if (at_ < text_.size() && (text_[at_] == '.' || text_[at_] == 'e' || text_[at_] == 'E')) return false;
     std::int64_t value = 0;
     std::from_chars(text_.data() + start, text_.data() + at_, value);
-    if (negative) return json(value);
-    return json(static_cast<std::uint64_t>(value));
+    if (negative) {
+      out = value;
+    } else {
+      out = static_cast<std::uint64_t>(value);
+    }
+    return true;
   }
 
-  // The value that starts here when it holds only what hosts' calls mostly
-  // hold (objects, arrays, strings as ascii_string() takes them, integers as
-  // small_integer() does, true, false, null, nested at most kMaxDepth deep),
-  // built as the parser builds it; nullopt for anything else, with the reader
-  // somewhere inside it. The parser's lexer copies every byte it reads into
-  // buffers of its own: for a small params object that is most of the parse.
-  std::optional<json> plain_value(std::size_t depth) {
+  // Reads the value that starts here into `out` (null before) when it holds
+  // only what hosts' calls mostly hold (objects, arrays, strings as
+  // ascii_string() takes them, integers as small_integer() does, true, false,
+  // null, nested at most kMaxDepth deep), built as the parser builds it; false
+  // for anything else, with the reader somewhere inside it and `out` partly
+  // built. The parser's lexer copies every byte it reads into buffers of its
+  // own: for a small params object that is most of the parse. Members are
+  // built where they end up, not moved there from temporaries.
+  bool plain_value(std::size_t depth, json& out) {
     switch (peek()) {
       case '{':
-        return plain_object(depth);
+        return plain_object(depth, out);
       case '[':
-        return plain_array(depth);
+        return plain_array(depth, out);
       case '"': {
         const auto text = ascii_string();
-        if (!text) return std::nullopt;
-        return json(std::string(*text));
+        if (!text) return false;
+        out = std::string(*text);
+        return true;
       }
       case 't':
-        return literal("true", json(true));
+        return literal("true", true, out);
       case 'f':
-        return literal("false", json(false));
+        return literal("false", false, out);
       case 'n':
-        return literal("null", json(nullptr));
+        return literal("null", nullptr, out);
       default:
-        return small_integer();
+        return small_integer(out);
     }
   }
 
@@ -124,43 +131,41 @@ class PlainReader {
  private:
   static constexpr std::size_t kMaxDepth = 32;
 
-  std::optional<json> literal(std::string_view word, json value) {
-    if (text_.substr(at_, word.size()) != word) return std::nullopt;
+  bool literal(std::string_view word, json value, json& out) {
+    if (text_.substr(at_, word.size()) != word) return false;
     at_ += word.size();
-    return value;
+    out = std::move(value);
+    return true;
   }
 
-  // The object or array opening with `open` here, `container` filled by
-  // `read_one` for each comma-separated member or element.
+  // The object or array opening with `open` here, made `empty` in `out` and
+  // filled by `read_one` for each comma-separated member or element.
   template <class ReadOne>
-  std::optional<json> plain_container(std::size_t depth, char open, char close, json container, ReadOne read_one) {
-    if (depth >= kMaxDepth || !take(open)) return std::nullopt;
+  bool plain_container(std::size_t depth, char open, char close, json empty, json& out, ReadOne read_one) {
+    if (depth >= kMaxDepth || !take(open)) return false;
     deepest_ = std::max(deepest_, depth + 1);
-    if (take(close)) return container;
+    out = std::move(empty);
+    if (take(close)) return true;
     do {
-      if (!read_one(container)) return std::nullopt;
+      if (!read_one()) return false;
     } while (take(','));
-    if (!take(close)) return std::nullopt;
-    return container;
+    return take(close);
   }
 
-  std::optional<json> plain_object(std::size_t depth) {
-    return plain_container(depth, '{', '}', json::object(), [&](json& object) {
+  bool plain_object(std::size_t depth, json& out) {
+    return plain_container(depth, '{', '}', json::object(), out, [&] {
       const auto key = ascii_string();
       if (!key || !take(':')) return false;
-      auto member = plain_value(depth + 1);
-      if (!member) return false;
       // A key named twice is the engine's to refuse, after the scan finds it.
-      return object.emplace(std::string(*key), std::move(*member)).second;
+      const auto [member, added] = out.get_ref<json::object_t&>().try_emplace(std::string(*key));
+      return added && plain_value(depth + 1, member->second);
     });
   }
 
-  std::optional<json> plain_array(std::size_t depth) {
-    return plain_container(depth, '[', ']', json::array(), [&](json& array) {
-      auto element = plain_value(depth + 1);
-      if (!element) return false;
-      array.push_back(std::move(*element));
-      return true;
+  bool plain_array(std::size_t depth, json& out) {
+    return plain_container(depth, '[', ']', json::array(), out, [&] {
+      auto& elements = out.get_ref<json::array_t&>();
+      return plain_value(depth + 1, elements.emplace_back());
     });
   }
 
@@ -207,14 +212,13 @@ bool read_member(PlainReader& reader, Member member, PlainRequest& request) {
         request.id = json(std::string(*text));
         return true;
       }
-      request.id = reader.small_integer();
-      return request.id.has_value();
+      return reader.small_integer(request.id.emplace());
     }
     case kParams: {
       const auto start = reader.position();
       if (reader.peek() != '{') return false;
-      request.params = reader.plain_value(1);  // inside the request object
-      if (request.params) return true;
+      if (reader.plain_value(1, request.params.emplace())) return true;  // 1: inside the request object
+      request.params.reset();
       request.parsed_params = true;
       reader.rewind(start);
       const auto text = reader.object_text();

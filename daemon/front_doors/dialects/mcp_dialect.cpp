@@ -257,6 +257,23 @@ ToolResult error_call_result(const Error& e) {
   return result;
 }
 
+// The MCP result of a tool's serialized result `value`: the text content
+// (escaped) and, for an object, structuredContent. The members are in the
+// order a json object keeps them (sorted).
+rpc::JsonBytes mcp_result_text(std::string_view value) {
+  rpc::JsonBytes text;
+  text.reserve(2 * value.size() + 96);
+  rpc::append_text(text, R"({"content":[{"text":)");
+  rpc::append_json_string(text, value);
+  rpc::append_text(text, R"(,"type":"text"}],"isError":false)");
+  if (value.starts_with('{')) {  // an object: serialized text has no leading space
+    rpc::append_text(text, R"(,"structuredContent":)");
+    rpc::append_text(text, value);
+  }
+  rpc::append_text(text, "}");
+  return text;
+}
+
 }  // namespace
 
 ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
@@ -267,32 +284,19 @@ ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
     return error_call_result(outcome.error());
   }
   // tools/call is the MCP hot path: the result is serialized once and that text
-  // spliced in twice, as the text content and as structuredContent, into the
-  // bytes the reply carries (no copy to wrap them). The members are in the
-  // order a json object keeps them (sorted), as before.
-  thread_local std::string dumped;  // reused: its capacity stays from call to call
-  std::string_view value;
+  // spliced in twice (mcp_result_text), into the bytes the reply carries.
   if (rpc::is_serialized_result(*outcome)) {  // a tool that answers with text (Tool::invoke_as_text)
-    const auto& bytes = outcome->get_binary();
-    value = {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-  } else {
-    dumped.clear();
-    rpc::append_dump(dumped, *outcome);
-    dispose(*outcome);  // freed in place, not by nlohmann's flattening (json_dispose.hpp)
-    value = dumped;
+    auto& bytes = outcome->get_binary();
+    auto text = mcp_result_text({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+    static_cast<rpc::JsonBytes&>(bytes) = std::move(text);  // the holder is reused, the tool's text freed
+    return outcome;
   }
-  const bool structured = value.starts_with('{');  // an object: serialized text has no leading space
-  rpc::JsonBytes text;
-  text.reserve(2 * value.size() + 96);
-  rpc::append_text(text, R"({"content":[{"text":)");
-  rpc::append_json_string(text, value);
-  rpc::append_text(text, R"(,"type":"text"}],"isError":false)");
-  if (structured) {
-    rpc::append_text(text, R"(,"structuredContent":)");
-    rpc::append_text(text, value);
-  }
-  rpc::append_text(text, "}");
-  if (dumped.capacity() > kKeptValueBytes) std::string().swap(dumped);  // a large result's buffer is not kept
+  thread_local std::string value;  // reused: its capacity stays from call to call
+  value.clear();
+  rpc::append_dump(value, *outcome);
+  dispose(*outcome);  // freed in place, not by nlohmann's flattening (json_dispose.hpp)
+  auto text = mcp_result_text(value);
+  if (value.capacity() > kKeptValueBytes) std::string().swap(value);  // a large result's buffer is not kept
   return rpc::serialized_result(std::move(text));
 }
 
