@@ -3,6 +3,7 @@
 #include "plain_request.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -12,14 +13,31 @@ namespace {
 
 using nlohmann::json;
 
+// What the reader makes of each byte, as flags: JSON's white space, and a byte
+// a plain string may hold (printable ASCII but the quote and the backslash:
+// the parser would decode or check anything else). One lookup a byte.
+constexpr unsigned char kSpaceByte = 1;
+constexpr unsigned char kPlainStringByte = 2;
+constexpr auto kByteFlags = [] {
+  std::array<unsigned char, 256> flags{};
+  for (int c = 0x20; c < 0x80; ++c) flags[c] = kPlainStringByte;
+  flags['"'] = 0;
+  flags['\\'] = 0;
+  for (const unsigned char c : {' ', '\t', '\r', '\n'}) flags[c] |= kSpaceByte;
+  return flags;
+}();
+
+bool has_flag(char c, unsigned char flag) { return (kByteFlags[static_cast<unsigned char>(c)] & flag) != 0; }
+
 // Reads a line left to right; any byte it does not expect ends the fast path.
 class PlainReader {
  public:
   explicit PlainReader(std::string_view text) : text_(text) {}
 
   void skip_space() {
-    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\r' || text_[at_] == '\n'))
-      ++at_;
+    std::size_t at = at_;
+    while (at < text_.size() && has_flag(text_[at], kSpaceByte)) ++at;
+    at_ = at;
   }
   bool take(char c) {
     skip_space();
@@ -41,12 +59,12 @@ class PlainReader {
   std::optional<std::string_view> ascii_string() {
     if (!take('"')) return std::nullopt;
     const std::size_t start = at_;
-    for (; at_ < text_.size(); ++at_) {
-      const auto c = static_cast<unsigned char>(text_[at_]);
-      if (c == '"') return text_.substr(start, at_++ - start);
-      if (c < 0x20 || c >= 0x80 || c == '\\') return std::nullopt;
-    }
-    return std::nullopt;
+    std::size_t at = start;
+    while (at < text_.size() && has_flag(text_[at], kPlainStringByte)) ++at;
+    at_ = at;
+    if (at == text_.size() || text_[at] != '"') return std::nullopt;
+    ++at_;
+    return text_.substr(start, at - start);
   }
 
   // An integer as JSON writes it (no fraction, no exponent), of at most 18
