@@ -276,6 +276,9 @@ std::string wrap_envelope(const json& session_id, std::string_view payload) {
 namespace {
 // Bytes a reply's text starts with room for: most replies fit.
 constexpr std::size_t kReplyReserve = 256;
+// Room for what a response puts around its result ({"jsonrpc":"2.0","id":,
+// "result":, }: 33 bytes) and an id of up to 31.
+constexpr std::size_t kResponseFrameReserve = 64;
 // Marks the binary value that holds a serialized_result ('J'SON).
 constexpr std::uint64_t kSerializedSubtype = 0x4a;
 
@@ -307,7 +310,7 @@ std::string response(const json& id, const ToolResult& result) {
   std::string out;
   // One allocation for most replies, not one per doubling; a serialized
   // result's size is known.
-  out.reserve(serialized ? kReplyReserve / 4 + result->get_binary().size() : kReplyReserve);
+  out.reserve(serialized ? kResponseFrameReserve + result->get_binary().size() : kReplyReserve);
   out += R"({"jsonrpc":"2.0","id":)";
   append_dump(out, id);
   out += R"(,"result":)";
