@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of a line session on a real socket pair, the event loop stepped
+// by hand: how a read of many lines is served and its replies written.
+#include "line_session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/connect_pair.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/write.hpp>
+
+namespace mcpud::transports {
+namespace {
+
+using nlohmann::json;
+using Socket = boost::asio::local::stream_protocol::socket;
+
+// Answers every request with the same hundred-byte result, counting them.
+class CountingHandler final : public rpc::MethodHandler {
+ public:
+  void handle(rpc::Client&, std::string_view, json&&, ToolReply&& reply) override {
+    ++calls;
+    reply(json{{"padding", std::string(100, 'x')}});
+  }
+  int calls = 0;
+};
+
+struct SessionOnSocketPair : ::testing::Test {
+  SessionOnSocketPair() {
+    boost::asio::local::connect_pair(ours, theirs);
+    SessionLimits limits;
+    limits.max_line_bytes = 4096;
+    limits.queue_bytes = 1 << 20;
+    limits.max_clients = 1;
+    session = std::make_shared<LineSession<Socket>>(std::move(ours), engine, limits, "peer", "unix", [](Session&) {});
+  }
+
+  // `count` requests, ids 0 to count - 1, sent in one write (so read at once).
+  void send_requests(int count) {
+    std::string lines;
+    for (int id = 0; id < count; ++id) lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"m"})" "\n";
+    boost::asio::write(theirs, boost::asio::buffer(lines));
+  }
+
+  // Every reply line the session has written so far.
+  std::vector<std::string> written_lines() {
+    theirs.non_blocking(true);
+    boost::system::error_code ec;
+    std::array<char, 4096> chunk;
+    while (const std::size_t n = theirs.read_some(boost::asio::buffer(chunk), ec)) received.append(chunk.data(), n);
+    std::vector<std::string> lines;
+    for (std::size_t end; (end = received.find('\n')) != std::string::npos; received.erase(0, end + 1)) {
+      lines.push_back(received.substr(0, end));
+    }
+    written.insert(written.end(), lines.begin(), lines.end());
+    return written;
+  }
+
+  boost::asio::io_context io;
+  Socket ours{io};
+  Socket theirs{io};
+  CountingHandler handler;
+  rpc::Engine engine{handler};
+  std::shared_ptr<LineSession<Socket>> session;
+  std::string received;              // bytes read from the session, up to a line's end
+  std::vector<std::string> written;  // the reply lines read so far
+};
+
+// A pipelining client gets the first replies while the rest of its lines wait
+// their turn: it can send more meanwhile, and other clients are served between.
+TEST_F(SessionOnSocketPair, RepliesOfALongReadGoOutBeforeItsLastLineIsServed) {
+  constexpr int kRequests = 200;  // about 9 KiB of lines: one read; 30 KiB of replies
+  send_requests(kRequests);
+  session->start();
+  while (handler.calls == 0) io.run_one();
+  EXPECT_LT(handler.calls, kRequests) << "the whole read was served in one turn";
+  EXPECT_FALSE(written_lines().empty()) << "the first turn's replies were not written at its end";
+
+  while (handler.calls < kRequests) io.run_one();
+  io.poll();  // the last write's completion
+  const auto replies = written_lines();
+  ASSERT_EQ(replies.size(), static_cast<std::size_t>(kRequests));
+  for (int id = 0; id < kRequests; ++id) {
+    const json reply = json::parse(replies[id]);
+    ASSERT_EQ(reply["id"], id) << "replies out of order";
+    ASSERT_EQ(reply["result"]["padding"].get<std::string>().size(), 100u);
+  }
+}
+
+// Lines whose replies fit one turn are all served in it and answered together.
+TEST_F(SessionOnSocketPair, AShortReadIsServedInOneTurn) {
+  send_requests(3);
+  session->start();
+  while (handler.calls == 0) io.run_one();
+  EXPECT_EQ(handler.calls, 3);
+  EXPECT_EQ(written_lines().size(), 3u);
+}
+
+}  // namespace
+}  // namespace mcpud::transports
