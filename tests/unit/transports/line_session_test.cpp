@@ -43,7 +43,10 @@ struct SessionOnSocketPair : ::testing::Test {
   // `count` requests, ids 0 to count - 1, sent in one write (so read at once).
   void send_requests(int count) {
     std::string lines;
-    for (int id = 0; id < count; ++id) lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"m"})" "\n";
+    for (int id = 0; id < count; ++id)
+      lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+               R"(,"method":"m"})"
+               "\n";
     boost::asio::write(theirs, boost::asio::buffer(lines));
   }
 
