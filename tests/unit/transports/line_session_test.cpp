@@ -56,11 +56,9 @@ struct SessionOnSocketPair : ::testing::Test {
     boost::system::error_code ec;
     std::array<char, 4096> chunk;
     while (const std::size_t n = theirs.read_some(boost::asio::buffer(chunk), ec)) received.append(chunk.data(), n);
-    std::vector<std::string> lines;
     for (std::size_t end; (end = received.find('\n')) != std::string::npos; received.erase(0, end + 1)) {
-      lines.push_back(received.substr(0, end));
+      written.push_back(received.substr(0, end));
     }
-    written.insert(written.end(), lines.begin(), lines.end());
     return written;
   }
 
