@@ -59,11 +59,11 @@ Error transfer_error(int error, bool writing, const std::string& what) {
   return Error::domain(kind, what + ": " + std::strerror(error));
 }
 
-Result<I2cAdapter> I2cAdapter::open(const DeviceCalls& calls, const std::string& dev_root, unsigned bus) {
+Result<I2cAdapter> I2cAdapter::open(hal::DeviceNodes& nodes, const std::string& dev_root, unsigned bus) {
   const std::string path = dev_root + "/i2c-" + std::to_string(bus);
-  const int fd = calls.open(path);
+  const int fd = nodes.open(path);
   if (fd < 0) return std::unexpected(open_error(-fd, path, bus));
-  auto device = std::make_unique<DeviceFd>(calls, fd);
+  auto device = std::make_unique<DeviceFd>(nodes, fd);
   unsigned long functionality = 0;
   if (const int got = device->ioctl(I2C_FUNCS, &functionality); got < 0) {
     return std::unexpected(Error::domain(DomainError::OpenError,

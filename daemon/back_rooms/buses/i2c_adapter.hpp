@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "mcpud/buses/device_calls.hpp"
+#include "mcpud/buses/device_fd.hpp"
 #include "mcpud/core/error.hpp"
 
 namespace mcpud::buses {
@@ -31,7 +31,7 @@ class I2cAdapter {
   // Opens <dev_root>/i2c-<bus>. OPEN_ERROR when missing (naming the overlay and
   // module to enable) or not an i2c-dev device, NOT_AUTHORIZED when permission
   // is denied (naming the i2c group).
-  static Result<I2cAdapter> open(const DeviceCalls& calls, const std::string& dev_root, unsigned bus);
+  static Result<I2cAdapter> open(hal::DeviceNodes& nodes, const std::string& dev_root, unsigned bus);
 
   unsigned bus() const { return bus_; }
   // The adapter's I2C_FUNC_* bits.

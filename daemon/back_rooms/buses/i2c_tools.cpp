@@ -36,7 +36,7 @@ json address_row(unsigned address, const char* state, const I2cBusConfig& bus) {
 Result<json> scan(const BusSettings& settings, unsigned bus_number) {
   auto bus = check_i2c_scan(settings.i2c(), bus_number);
   if (!bus) return std::unexpected(bus.error());
-  auto adapter = I2cAdapter::open(settings.calls(), settings.i2c().dev_root, bus_number);
+  auto adapter = I2cAdapter::open(settings.nodes(), settings.i2c().dev_root, bus_number);
   if (!adapter) return std::unexpected(adapter.error());
   json rows = json::array();
   for (unsigned address = kFirstAddress; address <= kLastAddress; ++address) {
@@ -67,7 +67,7 @@ Result<json> scan(const BusSettings& settings, unsigned bus_number) {
 
 // Opens the adapter and selects the address `target` allows.
 Result<I2cAdapter> open_selected(const BusSettings& settings, const I2cRequest& request, const I2cTarget& target) {
-  auto adapter = I2cAdapter::open(settings.calls(), settings.i2c().dev_root, request.bus);
+  auto adapter = I2cAdapter::open(settings.nodes(), settings.i2c().dev_root, request.bus);
   if (!adapter) return adapter;
   if (auto selected = adapter->select(request.address, target.force); !selected) {
     return std::unexpected(selected.error());

@@ -36,12 +36,12 @@ Result<void> set(const DeviceFd& fd, unsigned long request, T value, const std::
 
 std::size_t spi_word_bytes(unsigned bits_per_word) { return bits_per_word <= 8 ? 1 : bits_per_word <= 16 ? 2 : 4; }
 
-Result<std::vector<std::uint8_t>> spi_transfer(const DeviceCalls& calls, const std::string& dev_root,
+Result<std::vector<std::uint8_t>> spi_transfer(hal::DeviceNodes& nodes, const std::string& dev_root,
                                                const SpiTransfer& t) {
   const std::string path = dev_root + "/spidev" + std::to_string(t.bus) + "." + std::to_string(t.chip_select);
-  const int fd_number = calls.open(path);
+  const int fd_number = nodes.open(path);
   if (fd_number < 0) return std::unexpected(open_error(-fd_number, path));
-  const DeviceFd fd(calls, fd_number);
+  const DeviceFd fd(nodes, fd_number);
   if (auto ok = set<std::uint8_t>(fd, SPI_IOC_WR_MODE, t.mode, path, "mode " + std::to_string(t.mode)); !ok) {
     return std::unexpected(ok.error());
   }

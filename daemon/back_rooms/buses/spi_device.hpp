@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "mcpud/buses/device_calls.hpp"
+#include "mcpud/buses/device_fd.hpp"
 #include "mcpud/core/error.hpp"
 
 namespace mcpud::buses {
@@ -28,7 +28,7 @@ struct SpiTransfer {
 // spidev device; NOT_AUTHORIZED when permission is denied (naming the spi
 // group); INVALID_ARGUMENT when the controller refuses the mode, word size or
 // speed; WRITE_ERROR or DEVICE_DISCONNECTED when the transfer fails.
-Result<std::vector<std::uint8_t>> spi_transfer(const DeviceCalls& calls, const std::string& dev_root,
+Result<std::vector<std::uint8_t>> spi_transfer(hal::DeviceNodes& nodes, const std::string& dev_root,
                                                const SpiTransfer& transfer);
 
 // Bytes one word of `bits_per_word` bits takes in spidev's buffers: 1, 2 or 4.

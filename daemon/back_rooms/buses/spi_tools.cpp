@@ -66,7 +66,7 @@ Result<json> run(const BusSettings& settings, const json& args) {
   }
   auto transfer = transfer_of(args, *device);
   if (!transfer) return std::unexpected(transfer.error());
-  auto rx = spi_transfer(settings.calls(), settings.spi().dev_root, *transfer);
+  auto rx = spi_transfer(settings.nodes(), settings.spi().dev_root, *transfer);
   if (!rx) return std::unexpected(rx.error());
   return json{{"bus", bus},
               {"chip_select", chip_select},

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A fake i2c-dev adapter behind DeviceCalls: chips with 256 byte registers,
+// A fake i2c-dev adapter behind hal::DeviceNodes: chips with 256 byte registers,
 // answering the ioctls i2c-dev does (I2C_FUNCS, I2C_SLAVE, I2C_SMBUS,
 // I2C_RDWR) the way i2c-stub does, so the bus tools run their real ioctl code.
 // Single-threaded, like the tools.
@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "mcpud/buses/device_calls.hpp"
+#include "mcpud/hal/device_nodes.hpp"
 
 namespace mcpud::buses::testing {
 
-class FakeI2c {
+class FakeI2c final : public hal::DeviceNodes {
  public:
   std::string path = "/dev/i2c-1";
   int open_error = 0;  // errno open() fails with, when set
@@ -38,18 +38,14 @@ class FakeI2c {
 
   void add_chip(std::uint8_t address) { chips[address].fill(0); }
 
-  DeviceCalls calls() {
-    return {[this](const std::string& p) {
-              if (open_error) return -open_error;
-              if (p != path) return -ENOENT;
-              ++open_fds;
-              return 7;
-            },
-            [this](int, unsigned long request, void* arg) { return ioctl(request, arg); }, [this](int) { --open_fds; }};
+  int open(const std::string& p) override {
+    if (open_error) return -open_error;
+    if (p != path) return -ENOENT;
+    ++open_fds;
+    return 7;
   }
-
- private:
-  int ioctl(unsigned long request, void* arg) {
+  void close(int) override { --open_fds; }
+  int ioctl(int, unsigned long request, void* arg) override {
     switch (request) {
       case I2C_FUNCS:
         *static_cast<unsigned long*>(arg) = functionality;
@@ -69,6 +65,7 @@ class FakeI2c {
     }
   }
 
+ private:
   int smbus(const i2c_smbus_ioctl_data& r) {
     const bool read = r.read_write == I2C_SMBUS_READ;
     if (r.size == I2C_SMBUS_QUICK || (r.size == I2C_SMBUS_BYTE && read)) {

@@ -64,7 +64,7 @@ class I2cToolsTest : public ::testing::Test {
 
   fs::path sysfs_;
   testing::FakeI2c fake_;
-  BusSettings settings_{fake_.calls()};
+  BusSettings settings_{fake_};
   ToolRegistry registry_;
 };
 

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 // A spidev that answers each byte with its complement, as a device echoing
 // inverted data would, and remembers the settings it was given.
-struct FakeSpi {
+struct FakeSpi final : hal::DeviceNodes {
   std::string path = "/dev/spidev0.1";
   int open_error = 0;
   int refuse_request = 0;  // an ioctl request answered EINVAL
@@ -28,17 +28,14 @@ struct FakeSpi {
   std::size_t transfers = 0;
   int open_fds = 0;
 
-  DeviceCalls calls() {
-    return {[this](const std::string& p) {
-              if (open_error) return -open_error;
-              if (p != path) return -ENOENT;
-              ++open_fds;
-              return 5;
-            },
-            [this](int, unsigned long request, void* arg) { return ioctl(request, arg); }, [this](int) { --open_fds; }};
+  int open(const std::string& p) override {
+    if (open_error) return -open_error;
+    if (p != path) return -ENOENT;
+    ++open_fds;
+    return 5;
   }
-
-  int ioctl(unsigned long request, void* arg) {
+  void close(int) override { --open_fds; }
+  int ioctl(int, unsigned long request, void* arg) override {
     if (refuse_request != 0 && request == static_cast<unsigned long>(refuse_request)) return -EINVAL;
     if (request == SPI_IOC_WR_MODE)
       mode = *static_cast<std::uint8_t*>(arg);
@@ -84,7 +81,7 @@ class SpiToolsTest : public ::testing::Test {
   }
 
   FakeSpi fake_;
-  BusSettings settings_{fake_.calls()};
+  BusSettings settings_{fake_};
   ToolRegistry registry_;
 };
 

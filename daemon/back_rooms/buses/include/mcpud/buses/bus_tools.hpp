@@ -5,8 +5,8 @@
 #pragma once
 
 #include "mcpud/buses/bus_config.hpp"
-#include "mcpud/buses/device_calls.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/hal/device_nodes.hpp"
 
 namespace mcpud::buses {
 
@@ -14,20 +14,23 @@ inline constexpr const char* kI2cToolsOwner = "i2c";
 inline constexpr const char* kSpiToolsOwner = "spi";
 
 // What the tools read on every call: the configuration (replaced on reload)
-// and the system calls (a fake device in tests). Devices are opened per call,
-// so an adapter unplugged and back is used again without anything to reset.
+// and the device nodes they open (the kernel's, the simulated board's, or a
+// fake in tests). Devices are opened per call, so an adapter unplugged and
+// back is used again without anything to reset.
 class BusSettings {
  public:
-  explicit BusSettings(DeviceCalls calls = system_calls()) : calls_(std::move(calls)) {}
+  // Borrows `nodes`, which must outlive the settings (or be replaced first).
+  explicit BusSettings(hal::DeviceNodes& nodes = hal::kernel_device_nodes()) : nodes_(&nodes) {}
 
   void set_i2c(I2cConfig config) { i2c_ = std::move(config); }
   void set_spi(SpiConfig config) { spi_ = std::move(config); }
+  void set_nodes(hal::DeviceNodes& nodes) { nodes_ = &nodes; }
   const I2cConfig& i2c() const { return i2c_; }
   const SpiConfig& spi() const { return spi_; }
-  const DeviceCalls& calls() const { return calls_; }
+  hal::DeviceNodes& nodes() const { return *nodes_; }
 
  private:
-  DeviceCalls calls_;
+  hal::DeviceNodes* nodes_;
   I2cConfig i2c_;
   SpiConfig spi_;
 };

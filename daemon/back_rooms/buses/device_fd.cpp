@@ -1,30 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The real system calls behind DeviceCalls.
-#include "mcpud/buses/device_calls.hpp"
-
-#include <fcntl.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
+// Why a bus device node did not open.
+#include "mcpud/buses/device_fd.hpp"
 
 #include <cerrno>
 #include <cstring>
 
 namespace mcpud::buses {
-
-DeviceCalls system_calls() {
-  return {[](const std::string& path) {
-            const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
-            return fd >= 0 ? fd : -errno;
-          },
-          [](int fd, unsigned long request, void* arg) {
-            int result = 0;
-            do {
-              result = ::ioctl(fd, request, arg);
-            } while (result < 0 && errno == EINTR);
-            return result >= 0 ? result : -errno;
-          },
-          [](int fd) { ::close(fd); }};
-}
 
 Error device_open_error(int error, const std::string& path, const std::string& missing, const std::string& group,
                         const std::string& nodes) {
