@@ -84,8 +84,9 @@ std::expected<void, std::string> check_sensors_exist(const BoardConfig& board) {
   return {};
 }
 
-std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std::string& consumer) {
-  if (board.kind == BoardKind::Sim) return std::make_unique<SimPinFactory>();
+std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std::string& consumer,
+                                             const hal::SimBuses* sim_buses) {
+  if (board.kind == BoardKind::Sim) return std::make_unique<SimPinFactory>(sim_buses);
   return std::make_unique<LinuxPinFactory>(consumer, board.pwm_sysfs_root, board.sysfs_root);
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mcpud/core/error.hpp"
+#include "mcpud/hal/sim_buses.hpp"
 #include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
@@ -33,8 +34,11 @@ class PinFactory {
   virtual Result<void> attach(BoardPin& pin) = 0;
 };
 
-// `consumer` labels the GPIO lines mcpud requests (gpioinfo shows it).
-std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std::string& consumer);
+// `consumer` labels the GPIO lines mcpud requests (gpioinfo shows it);
+// `sim_buses` (nullable; must outlive the pins) is the simulated board's
+// 1-Wire bus for board "sim".
+std::unique_ptr<PinFactory> make_pin_factory(const BoardConfig& board, const std::string& consumer,
+                                             const hal::SimBuses* sim_buses);
 
 // Checks that every GPIO line the config names exists, without requesting any.
 std::expected<void, std::string> check_lines_exist(const BoardConfig& board);

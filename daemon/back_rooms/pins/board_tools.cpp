@@ -21,7 +21,7 @@ const json kString = {{"type", "string"}};
 const json kBoolean = {{"type", "boolean"}};
 
 ToolResult onewire_list(const PinTable& pins) {
-  auto devices = hal::list_onewire({pins.sysfs_root()});
+  auto devices = hal::list_onewire({pins.onewire_root()});
   if (!devices) return std::unexpected(Error::domain(DomainError::ReadError, devices.error().message));
   json list = json::array();
   for (const auto& d : *devices) {
@@ -99,7 +99,7 @@ void register_board_tools(ToolRegistry& registry, const PinTable& pins) {
                           board_health_output(), true);
   health.invoke = [&pins](json, ToolReply reply) { reply(board_health(pins)); };
   register_pin_tool(registry, std::move(health));
-  if (pins.board_kind() != BoardKind::RaspberryPi && pins.board_kind() != BoardKind::Linux) return;
+  if (pins.onewire_root().empty()) return;
   const json device = {
       {"type", "object"},
       {"properties", {{"id", kString}, {"family", kString}, {"chip", kString}, {"thermometer", kBoolean}}},

@@ -12,7 +12,7 @@ namespace mcpud::pins {
 class PinTable;
 
 // Adds the board tools that fit `pins`' board (board_health on every board,
-// onewire_list on real boards only).
+// onewire_list on those with a 1-Wire bus: real boards and the simulated one).
 // `pins` must outlive them, as for register_pin_tools.
 void register_board_tools(ToolRegistry& registry, const PinTable& pins);
 // Adds one tool of the pins' owner; a name clash is a programming error (throws).

@@ -50,15 +50,20 @@ std::expected<void, std::string> check_key_types(const json& j, const std::strin
   return {};
 }
 
-// Keys that mean something only on the simulated board, or only on a real one.
+// Keys that mean something only on the simulated board, or only on a real
+// one. `onewire` is both: the simulated board has a 1-Wire bus of its own.
 std::expected<void, std::string> check_key_board(const json& j, const std::string& where, BoardKind board) {
   const bool sim = board == BoardKind::Sim;
   if (!sim && j.contains("sim"))
     return std::unexpected(where + ".sim: only used by board \"sim\", not \"" + std::string(board_kind_name(board)) +
                            "\"");
   if (!sim) return {};
+  if (j.contains("onewire") && j.contains("sim")) {
+    return std::unexpected(where + ".sim: a 1-Wire thermometer (onewire = { id }) reads the simulated board's " +
+                           "1-Wire bus; remove sim");
+  }
   for (const char* key :
-       {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio", "hwmon", "thermal", "onewire"}) {
+       {"chip", "line", "active_low", "drive", "bias", "events", "debounce_ms", "iio", "hwmon", "thermal"}) {
     if (j.contains(key))
       return std::unexpected(where + "." + key + ": not used by board \"sim\" (use \"raspberrypi\" or \"linux\")");
   }
@@ -119,6 +124,10 @@ std::expected<void, std::string> attach_events(const std::string& where, PinConf
   return {};
 }
 
+SensorSource onewire_source(const json& j) {
+  return {SensorSource::Kind::OneWire, j["onewire"].at("id").get<std::string>(), ""};
+}
+
 // A sensor_input reads sysfs itself: IIO through libiio (and so a remote iiod)
 // stays adc_input's. One source per pin.
 std::expected<void, std::string> parse_sensor_source(const json& j, const std::string& where, PinConfig& pin) {
@@ -142,7 +151,7 @@ std::expected<void, std::string> parse_sensor_source(const json& j, const std::s
   } else if (j.contains("thermal")) {
     pin.sensor = {SensorSource::Kind::Thermal, j["thermal"].at("zone").get<std::string>(), ""};
   } else if (j.contains("onewire")) {
-    pin.sensor = {SensorSource::Kind::OneWire, j["onewire"].at("id").get<std::string>(), ""};
+    pin.sensor = onewire_source(j);
   }
   return {};
 }
@@ -153,7 +162,10 @@ std::expected<void, std::string> parse_hardware_keys(const json& j, const std::s
                                                      PinConfig& pin) {
   if (auto ok = check_key_board(j, where, board); !ok) return ok;
   if (auto ok = check_key_types(j, where, pin.type); !ok) return ok;
-  if (board == BoardKind::Sim) return {};
+  if (board == BoardKind::Sim) {
+    if (j.contains("onewire")) pin.sensor = onewire_source(j);
+    return {};
+  }
   parse_line(j, pin);
   parse_gpio(j, pin);
   if (j.contains("iio"))

@@ -198,7 +198,7 @@ std::expected<void, std::string> check_sim_quantity(const std::string& where, Bo
   const bool sensor = pin.type == hal::PinType::SensorInput;
   if (!sensor && !pin.sim_quantity.empty())
     return std::unexpected(where + ".sim.quantity: only used by sensor_input pins");
-  if (!sensor || board != BoardKind::Sim) return {};
+  if (!sensor || board != BoardKind::Sim || pin.sensor.kind == SensorSource::Kind::OneWire) return {};
   if (pin.sim_quantity.empty())
     return std::unexpected(where + ".sim.quantity: a simulated sensor_input needs one of: " + hal::known_quantities());
   if (!hal::quantity_named(pin.sim_quantity)) {

@@ -15,14 +15,14 @@ PinService::PinService(boost::asio::io_context& io, ToolRegistry& registry, Even
 PinService::~PinService() { release(); }
 
 std::expected<void, std::string> PinService::apply(const BoardConfig& board, const std::string& consumer,
-                                                   ForeignPins* foreign) {
+                                                   ForeignPins* foreign, const hal::SimBuses* sim_buses) {
   // Simulated pins hold nothing; real ones must be let go before they can be taken again.
   const bool held = !table_->pins().empty() && running_.kind != BoardKind::Sim;
   if (held) release();
-  auto table = PinTable::build(board, consumer);
+  auto table = PinTable::build(board, consumer, sim_buses);
   if (!table) {
     if (held) {
-      auto again = PinTable::build(running_, consumer_);
+      auto again = PinTable::build(running_, consumer_, running_sim_buses_);
       if (!again) log::error("pins", "cannot take back the running pins: ", again.error().message);
       install(again ? std::move(*again) : std::make_unique<PinTable>(), running_foreign_);
     }
@@ -32,6 +32,7 @@ std::expected<void, std::string> PinService::apply(const BoardConfig& board, con
   running_ = board;
   consumer_ = consumer;
   running_foreign_ = foreign;
+  running_sim_buses_ = sim_buses;
   return {};
 }
 
@@ -57,12 +58,13 @@ void PinService::install(std::unique_ptr<PinTable> table, ForeignPins* foreign) 
   sampling_->start();
 }
 
-std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer) {
+std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer,
+                                             const hal::SimBuses* sim_buses) {
   if (board.kind != BoardKind::Sim) {
     if (auto lines = check_lines_exist(board); !lines) return lines;
     return check_sensors_exist(board);
   }
-  if (auto table = PinTable::build(board, consumer); !table) return std::unexpected(table.error().message);
+  if (auto table = PinTable::build(board, consumer, sim_buses); !table) return std::unexpected(table.error().message);
   return {};
 }
 

@@ -12,12 +12,15 @@
 
 namespace mcpud::pins {
 
-Result<std::unique_ptr<PinTable>> PinTable::build(const BoardConfig& board, const std::string& consumer) {
+Result<std::unique_ptr<PinTable>> PinTable::build(const BoardConfig& board, const std::string& consumer,
+                                                  const hal::SimBuses* sim_buses) {
   auto table = std::make_unique<PinTable>();
   table->board_kind_ = board.kind;
   table->sysfs_root_ = board.sysfs_root;
   table->procfs_root_ = board.procfs_root;
-  auto factory = make_pin_factory(board, consumer);
+  if (board.kind == BoardKind::RaspberryPi || board.kind == BoardKind::Linux) table->onewire_root_ = board.sysfs_root;
+  if (board.kind == BoardKind::Sim && sim_buses) table->onewire_root_ = sim_buses->sysfs_root();
+  auto factory = make_pin_factory(board, consumer, sim_buses);
   // Outputs first, so loopback inputs find the output they are wired to.
   for (const bool outputs_pass : {true, false}) {
     for (const auto& pin_config : board.pins) {

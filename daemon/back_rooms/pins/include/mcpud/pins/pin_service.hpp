@@ -33,10 +33,13 @@ class PinService {
 
   // Builds the pins `board` names and registers their tools, replacing the
   // running ones; `consumer` labels the GPIO lines, `foreign` (nullable, must
-  // outlive this service) finds pins of bridged devices by name. Real GPIO
-  // lines and PWM channels are held exclusively, so the running ones are freed
-  // first and taken back when the new set cannot be built. The error names the pin.
-  std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer, ForeignPins* foreign);
+  // outlive this service) finds pins of bridged devices by name, `sim_buses`
+  // (nullable, must outlive this service) is the simulated board's buses.
+  // Real GPIO lines and PWM channels are held exclusively, so the running ones
+  // are freed first and taken back when the new set cannot be built. The error
+  // names the pin.
+  std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer, ForeignPins* foreign,
+                                         const hal::SimBuses* sim_buses = nullptr);
   // Stops sampling and drives every output that has a safe value to it.
   void stop();
 
@@ -60,11 +63,14 @@ class PinService {
   BoardConfig running_;  // what table_ was built from
   std::string consumer_;
   ForeignPins* running_foreign_ = nullptr;
+  const hal::SimBuses* running_sim_buses_ = nullptr;
 };
 
 // Checks a configuration the way the daemon would use it, without taking any
-// hardware: simulated pins are built, GPIO lines of a real board are looked up
-// (so `mcpud --check-config` works while mcpud runs). The error names the pin.
-std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer);
+// hardware: simulated pins are built (on `sim_buses`, nullable, for 1-Wire
+// thermometers), GPIO lines of a real board are looked up (so `mcpud
+// --check-config` works while mcpud runs). The error names the pin.
+std::expected<void, std::string> check_board(const BoardConfig& board, const std::string& consumer,
+                                             const hal::SimBuses* sim_buses = nullptr);
 
 }  // namespace mcpud::pins

@@ -15,6 +15,7 @@
 #include "mcpud/hal/gpio.hpp"
 #include "mcpud/hal/pins.hpp"
 #include "mcpud/hal/sensor.hpp"
+#include "mcpud/hal/sim_buses.hpp"
 #include "mcpud/pins/pin_config.hpp"
 
 namespace mcpud::pins {
@@ -50,8 +51,11 @@ class ForeignPins {
 class PinTable {
  public:
   // Creates every configured pin on the configured board; `consumer` labels the
-  // GPIO lines it requests. Errors name the pin.
-  static Result<std::unique_ptr<PinTable>> build(const BoardConfig& board, const std::string& consumer);
+  // GPIO lines it requests; `sim_buses` (nullable, must outlive the table) is
+  // the simulated board's buses, whose 1-Wire thermometers a board "sim" reads.
+  // Errors name the pin.
+  static Result<std::unique_ptr<PinTable>> build(const BoardConfig& board, const std::string& consumer,
+                                                 const hal::SimBuses* sim_buses = nullptr);
 
   BoardPin* find(int number);
   BoardPin* find(std::string_view name);
@@ -75,12 +79,16 @@ class PinTable {
   // The board the table was built for, and where its sensors are found.
   BoardKind board_kind() const { return board_kind_; }
   const std::string& sysfs_root() const { return sysfs_root_; }
+  // Where its 1-Wire devices are: the sysfs root of a real board, the
+  // simulated board's own tree, or "" for a board without a 1-Wire bus.
+  const std::string& onewire_root() const { return onewire_root_; }
   const std::string& procfs_root() const { return procfs_root_; }
 
  private:
   std::vector<std::unique_ptr<BoardPin>> pins_;
   BoardKind board_kind_ = BoardKind::None;
   std::string sysfs_root_ = "/sys";
+  std::string onewire_root_;
   std::string procfs_root_ = "/proc";
   ForeignPins* foreign_ = nullptr;
 };
