@@ -25,6 +25,7 @@
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/dbus/dbus_service.hpp"
 #include "mcpud/dialects/mcpu_dialect.hpp"
+#include "mcpud/hal/sim_buses.hpp"
 #include "mcpud/io/port_settings.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
 #include "mcpud/pins/pin_service.hpp"
@@ -91,6 +92,9 @@ struct Daemon::Wiring {
   rpc::Dispatcher dispatcher{registry};
   HeapTrimmer heap_trimmer{io, dispatcher};  // every request passes it on its way to the dispatcher
   rpc::Engine engine{heap_trimmer};
+  // The simulated board's I2C, SPI and 1-Wire buses, made when a board "sim"
+  // first needs them and kept, with what their chips hold, across reloads.
+  std::unique_ptr<hal::SimBuses> sim_buses;
   pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
   buses::BusSettings bus_settings;                      // what the I2C and SPI tools read on each call
@@ -226,7 +230,17 @@ struct Daemon::Wiring {
   }
 
   std::expected<void, std::string> apply_pins(const config::Config& next) {
-    return board.apply(next.board, next.device, next.bridges.empty() ? nullptr : &bridges);
+    if (next.board.kind == pins::BoardKind::Sim && !sim_buses) {
+      auto made = hal::SimBuses::make();
+      if (!made) return std::unexpected(made.error().message);
+      sim_buses = std::move(*made);
+    }
+    return board.apply(next.board, next.device, next.bridges.empty() ? nullptr : &bridges, simulated(next));
+  }
+
+  // The simulated board's buses while the board is "sim", else none.
+  hal::SimBuses* simulated(const config::Config& c) const {
+    return c.board.kind == pins::BoardKind::Sim ? sim_buses.get() : nullptr;
   }
 
   // The serial tools come and go with [serial] enabled; open sessions survive a reload.
@@ -246,10 +260,21 @@ struct Daemon::Wiring {
     serial::register_serial_tools(registry, *serial_ports);
   }
 
-  // The I2C and SPI tools are offered while their section lists a bus or device.
+  // The I2C and SPI tools are offered while their section lists a bus or
+  // device; on board "sim" they reach the simulated board's device nodes and
+  // its sysfs tree in place of the kernel's.
   void apply_buses() {
-    bus_settings.set_i2c(config.i2c);
-    bus_settings.set_spi(config.spi);
+    auto i2c = config.i2c;
+    auto spi = config.spi;
+    if (auto* sim = simulated(config)) {
+      i2c.dev_root = spi.dev_root = sim->dev_root();
+      i2c.sysfs_root = sim->sysfs_root();
+      bus_settings.set_nodes(*sim);
+    } else {
+      bus_settings.set_nodes(hal::kernel_device_nodes());
+    }
+    bus_settings.set_i2c(std::move(i2c));
+    bus_settings.set_spi(std::move(spi));
     // A call of an absent bus tool says which section would offer it.
     const auto offer = [this](bool wanted, const char* owner, const char* tool, const char* absent, auto add) {
       if (!wanted) registry.remove_owner(owner);

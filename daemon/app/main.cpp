@@ -10,6 +10,7 @@
 #include "daemon.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/core/log.hpp"
+#include "mcpud/hal/sim_buses.hpp"
 #include "mcpud/pins/pin_service.hpp"
 #include "mcpud/version.hpp"
 
@@ -17,12 +18,23 @@ namespace {
 
 constexpr const char* kDefaultConfig = "/etc/mcpud/mcpud.toml";
 
+// Builds the board's pins without taking any hardware (a simulated board's
+// 1-Wire thermometers on buses of its own).
+std::expected<void, std::string> check_board(const mcpud::config::Config& config) {
+  std::unique_ptr<mcpud::hal::SimBuses> sim_buses;
+  if (config.board.kind == mcpud::pins::BoardKind::Sim) {
+    auto made = mcpud::hal::SimBuses::make();
+    if (!made) return std::unexpected(made.error().message);
+    sim_buses = std::move(*made);
+  }
+  return mcpud::pins::check_board(config.board, config.device, sim_buses.get());
+}
+
 // Validates a configuration as the daemon would load it and prints the result.
 int check_config(const mcpud::app::Options& options) {
   auto config = mcpud::app::load_config(options);
   if (config) {
-    if (auto board = mcpud::pins::check_board(config->board, config->device); !board)
-      config = std::unexpected(board.error());
+    if (auto board = check_board(*config); !board) config = std::unexpected(board.error());
   }
   if (!config) {
     std::cerr << "mcpud: configuration invalid: " << config.error() << "\n";

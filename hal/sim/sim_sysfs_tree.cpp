@@ -2,12 +2,15 @@
 // A temporary directory standing in for /sys.
 #include "sim_sysfs_tree.hpp"
 
+#include <signal.h>
 #include <stdlib.h>  // mkdtemp
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
+#include <string_view>
 #include <system_error>
 
 namespace mcpud::hal::sim {
@@ -15,8 +18,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr std::string_view kPrefix = "mcpud-sim-";
+
+// Trees whose mcpud is gone (killed before it could remove its own). Another
+// user's cannot be removed (the sticky temporary directory): they are left.
+void remove_abandoned(const fs::path& parent) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const auto name = entry.path().filename().string();
+    if (!name.starts_with(kPrefix)) continue;
+    const auto pid = std::atol(name.c_str() + kPrefix.size());
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
+  }
+}
+
 fs::path make_temporary_directory(const fs::path& parent) {
-  std::string pattern = (parent / "mcpud-sim-XXXXXX").string();
+  remove_abandoned(parent);
+  std::string pattern = (parent / (std::string(kPrefix) + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
     throw fs::filesystem_error("cannot make the simulated board's sysfs tree", pattern,
                                std::error_code(errno, std::generic_category()));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The simulated board's own sysfs: a directory made for it under the system's
-// temporary directory (mcpud-sim-XXXXXX), holding the files the kernel would
-// show for its devices, and removed when the last user lets it go.
+// temporary directory (mcpud-sim-<pid>-XXXXXX), holding the files the kernel
+// would show for its devices, and removed when the last user lets it go; one
+// that a killed mcpud left behind is removed by the next.
 // Its files are written by one thread each (a device's own files by the
 // thread that reads that device) and replaced whole, so a reader never sees
 // half of one.

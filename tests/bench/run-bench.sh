@@ -11,7 +11,7 @@
 #   BENCH_HOLD    connections for the memory-under-load test (default 1000, 0 skips it)
 #
 # mcpud runs twice: "mcpud" is the daemon as shipped (no --config: the built-in simulated board,
-# whose three sampled pins wake it on purpose, and at most 256 clients), measured for latency,
+# whose sampled pins wake it on purpose, and at most 256 clients), measured for latency,
 # throughput and idle RSS; "mcpud-bench" runs tests/bench/bench.toml (no sampled pins, up to 1100
 # clients) for the idle wake-ups and the 1000-client memory figures.
 #   BENCH_IDLE    seconds each idle server is watched for wake-ups (default 2)

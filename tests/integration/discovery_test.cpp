@@ -19,7 +19,7 @@ TEST_F(TcpDiscovery, GetInfoReportsTheSimulatedLinuxDevice) {
   EXPECT_TRUE(info["version"].is_string());
   EXPECT_FALSE(info["version"].get<std::string>().empty());
   EXPECT_EQ(info["platform"], "linux");
-  EXPECT_EQ(info["pin_count"], 8);
+  EXPECT_EQ(info["pin_count"], 11);
 }
 
 TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
@@ -54,7 +54,7 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
   }
 
   const json& pins = listing["pins"];
-  ASSERT_EQ(pins.size(), 8u) << pins.dump();
+  ASSERT_EQ(pins.size(), 11u) << pins.dump();
   const std::vector<std::tuple<int, std::string, std::string, bool>> expected{
       {2, "led", "digital_output", false},
       {3, "led_sense", "digital_input", true},
@@ -63,7 +63,10 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
       {34, "light", "adc_input", true},
       {40, "room_temp", "sensor_input", true},
       {41, "room_humidity", "sensor_input", false},
+      {43, "room_pressure", "sensor_input", false},
       {42, "cpu_temp", "sensor_input", true},
+      {130, "tank", "sensor_input", true},
+      {131, "outdoor", "sensor_input", false},
   };
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const auto& [number, name, type, sampled] = expected[i];

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The I2C tools through the real mcpud over MCP/U on TCP, for what needs no
-// I2C hardware: the tools are offered only with a configured bus (a call
+// The I2C tools through the real mcpud over MCP/U on TCP on the kernel's
+// device nodes (a board without pins; the simulated board's own buses are
+// sim_buses_test's), for what needs no I2C hardware: the tools are offered
+// only with a configured bus (a call
 // without one names the section to add); an
 // unconfigured bus or address, a write to a read-only address and an address
 // a kernel driver owns (a sysfs tree of the test's own) are refused with the
@@ -33,7 +35,7 @@ class I2cTest : public ::testing::Test {
                               "devices = [{address = 0x48, name = \"thermometer\"}, {address = 0x50, write = true}, "
                               "{address = 0x49, write = true, force = true}]\n" +
                               more;
-    port_ = daemon_.start_tcp({"--config", daemon_.write_file("mcpud.toml", sim_config_toml() + table)});
+    port_ = daemon_.start_tcp({"--config", daemon_.write_file("mcpud.toml", no_pins_config_toml() + table)});
     ASSERT_NE(port_, 0);
     client_ = LineClient::connect_tcp(port_);
     ASSERT_TRUE(client_);
@@ -65,7 +67,7 @@ bool listed(const json& listing, const std::string& name) {
 
 TEST_F(I2cTest, TheToolsAreOfferedOnlyWhenABusIsConfigured) {
   DaemonProcess plain;
-  const int port = plain.start_tcp();
+  const int port = plain.start_tcp({"--config", plain.write_file("plain.toml", sim_config_toml())});
   ASSERT_NE(port, 0);
   auto other = LineClient::connect_tcp(port);
   ASSERT_TRUE(other);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// spi_transfer through the real mcpud over MCP/U on TCP, for what needs no SPI
-// controller: offered only with a configured device; an unconfigured device,
+// spi_transfer through the real mcpud over MCP/U on TCP on the kernel's
+// device nodes (a board without pins), for what needs no SPI controller:
+// offered only with a configured device; an unconfigured device,
 // a transfer longer or faster than the device allows, and bad arguments are
 // refused naming the key or argument; a missing /dev/spidevB.C names
 // dtparam=spi=on; --check-config names the key of a bad [spi] table. Transfers
-// themselves are tested against a fake spidev (tests/unit/buses): the kernel
-// test has no SPI controller to emulate one with.
+// themselves are tested against a fake spidev (tests/unit/buses) and the
+// simulated board's MCP3008 (sim_buses_test): the kernel test has no SPI
+// controller to emulate one with.
 
 #include <filesystem>
 
@@ -23,7 +25,7 @@ class SpiTest : public ::testing::Test {
     const std::string table = "\n[spi]\ndev_root = \"" + (dir / "dev").string() +
                               "\"\n[[spi.devices]]\nbus = 0\nchip_select = 1\nname = \"MCP3008\"\n"
                               "max_speed_hz = 1350000\nmax_transfer_bytes = 16\n";
-    port_ = daemon_.start_tcp({"--config", daemon_.write_file("mcpud.toml", sim_config_toml() + table)});
+    port_ = daemon_.start_tcp({"--config", daemon_.write_file("mcpud.toml", no_pins_config_toml() + table)});
     ASSERT_NE(port_, 0);
     client_ = LineClient::connect_tcp(port_);
     ASSERT_TRUE(client_);

@@ -24,7 +24,7 @@ void expect_discovery_works(LineClient& client) {
 
   const json listing = client.call("list_tools", json::object(), 2, 10s);
   EXPECT_EQ(listing["id"], 2);
-  EXPECT_EQ(listing["result"]["pins"].size(), 8u);
+  EXPECT_EQ(listing["result"]["pins"].size(), 11u);
   EXPECT_FALSE(listing["result"]["tools"].empty());
 }
 

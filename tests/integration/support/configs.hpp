@@ -14,6 +14,10 @@ struct SimConfig {
   std::string extra_pins;  // more [[pins]] tables, appended at the end
 };
 
+// A board without pins, on a kernel-chosen port: its I2C and SPI tools reach
+// the kernel's device nodes (the simulated board's are its own).
+inline std::string no_pins_config_toml() { return "board = \"none\"\nlisten = [\"127.0.0.1:0\"]\n"; }
+
 inline std::string sim_config_toml(const SimConfig& c = {}) {
   std::string text = "device = \"" + c.device + "\"\nboard = \"sim\"\nlisten = [\"127.0.0.1:0\"]\n";
   text += "\n[limits]\n" + c.limits + "\n";

@@ -338,6 +338,13 @@ TEST(SimBuses, TheTreeGoesWithTheBuses) {
     EXPECT_TRUE(fs::is_directory(fs::path(root) / "bus/w1/devices/w1_bus_master1"));
   }
   EXPECT_FALSE(fs::exists(root));
+  // One a killed mcpud left (its pid no longer runs) goes when the next is made.
+  const fs::path abandoned = fs::temp_directory_path() / "mcpud-sim-999999999-test";
+  fs::create_directories(abandoned / "bus/w1/devices");
+  auto next = SimBuses::make();
+  ASSERT_TRUE(next) << next.error().message;
+  EXPECT_FALSE(fs::exists(abandoned));
+  EXPECT_TRUE(fs::exists((*next)->sysfs_root())) << "its own is kept";
   SimBuses::Options nowhere;
   nowhere.temp_dir = "/nonexistent/mcpud";
   auto refused = SimBuses::make(nowhere);
