@@ -15,6 +15,7 @@
 #include "info_tool.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/bridge/bridge_set.hpp"
+#include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 #include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/dispatcher.hpp"
@@ -98,6 +99,7 @@ struct Daemon::Wiring {
   pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
   buses::BusSettings bus_settings;                      // what the I2C and SPI tools read on each call
+  buses::LastTransfers bus_transfers{events};           // each bus device's last transfer, for people to see
   transports::SessionSet sessions;
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
 
@@ -146,7 +148,7 @@ struct Daemon::Wiring {
          return out;
        },
        [this] { return uplinks.status(); }, [this] { return bridges.status(registry); },
-       [this] { return doors.token_required(); }},
+       [this] { return doors.token_required(); }, [this] { return bus_transfers.describe(bus_settings); }},
       *activity,
       log_tail};
   StatusFeed status_feed{io, events, [this] { return daemon_resources.status(); }};
@@ -275,10 +277,11 @@ struct Daemon::Wiring {
     }
     bus_settings.set_i2c(std::move(i2c));
     bus_settings.set_spi(std::move(spi));
+    bus_transfers.keep_configured(bus_settings);
     // A call of an absent bus tool says which section would offer it.
     const auto offer = [this](bool wanted, const char* owner, const char* tool, const char* absent, auto add) {
       if (!wanted) registry.remove_owner(owner);
-      if (wanted && !registry.find(tool)) add(registry, bus_settings);
+      if (wanted && !registry.find(tool)) add(registry, bus_settings, bus_transfers);
       const std::string_view name = tool;
       registry.set_absence_reason(std::string(name.substr(0, name.find('_'))) + "_*", wanted ? "" : absent);
     };

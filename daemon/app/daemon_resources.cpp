@@ -13,12 +13,15 @@ struct Resource {
   std::string_view name;
   std::string_view description;
 };
-constexpr std::array<Resource, 3> kResources = {{
+constexpr std::array<Resource, 4> kResources = {{
     {"status",
      "The daemon: device, version, uptime, listeners, connected clients, uplinks and bridges; subscribe for each "
      "change"},
     {"activity", "The latest tool calls of every client (kept while someone subscribes); subscribe for each new one"},
     {"log", "The latest lines of the daemon's log; subscribe for each new one"},
+    {"buses",
+     "The configured I2C and SPI devices: what each is, what clients may do with it, whether a kernel driver owns "
+     "it, and the last transfer a client made with it; subscribe for each new one"},
 }};
 
 }  // namespace
@@ -46,6 +49,7 @@ Result<json> DaemonResources::read(std::string_view uri) const {
   if (name == "status") return status();
   if (name == "activity") return activity_.snapshot();
   if (name == "log") return log_.snapshot();
+  if (name == "buses") return ctx_.buses();
   auto missing = Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri));
   missing.uri = uri;
   return std::unexpected(std::move(missing));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The daemon's own MCP resources, beside the pins: mcpu://daemon/status (what
 // runs, who is connected, how to connect), mcpu://daemon/activity (the calls of
-// every client) and mcpu://daemon/log (the log tail). All three can be
+// every client), mcpu://daemon/log (the log tail) and mcpu://daemon/buses (the
+// configured I2C and SPI devices with their last transfers). All can be
 // subscribed to (the status through StatusFeed). What the dashboard shows beyond tools and pins. Event loop only.
 #pragma once
 
@@ -32,6 +33,7 @@ class DaemonResources {
     std::function<nlohmann::json()> uplinks;    // [{kind, server, connected, next_attempt_ms?, ...}]
     std::function<nlohmann::json()> bridges;    // [{id, link, online, tools, last_error, next_attempt_ms?}]
     std::function<bool()> token_required;       // the HTTP door asks for a bearer token
+    std::function<nlohmann::json()> buses;      // {i2c: [...], spi: [...]}: buses::LastTransfers::describe
   };
 
   // Borrows `activity` and `log`; they must outlive this object.

@@ -30,6 +30,8 @@ std::string_view event_kind_name(EventKind kind) {
       return "status_changed";
     case EventKind::ResourcesChanged:
       return "resources_changed";
+    case EventKind::BusTransfer:
+      return "bus_transfer";
   }
   return "unknown";
 }

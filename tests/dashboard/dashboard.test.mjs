@@ -67,6 +67,20 @@ test("a sensor shows its value in its SI unit", async () => {
   );
 });
 
+test("the bus devices show with what clients may do, and each transfer is pushed", async () => {
+  const bus = (key) => page.locator(`article[data-bus="${key}"]`);
+  for (const key of ["i2c-1-0x76", "i2c-1-0x50", "i2c-1-0x48", "i2c-1-0x68", "spidev0.0"]) await bus(key).waitFor();
+  assert.equal(await bus("i2c-1-0x76").locator("h3").textContent(), "BME280");
+  await bus("i2c-1-0x48").locator(".badge", { hasText: "read-only" }).waitFor();
+  await bus("i2c-1-0x68").locator(".badge", { hasText: "driver rtc-ds1307" }).waitFor();
+  const client = await lineClient(board.tcpPort);
+  await client.call("i2c_read", { bus: 1, address: 0x76, register: 0xd0 });
+  await client.call("spi_transfer", { bus: 0, chip_select: 0, data: [1, 0xb0, 0] });
+  client.close();
+  await bus("i2c-1-0x76").locator(".last", { hasText: "i2c_read" }).filter({ hasText: "read 60" }).waitFor({ timeout: 1000 });
+  await bus("spidev0.0").locator(".last", { hasText: "sent 01 b0 00" }).filter({ hasText: "read 00 02 00" }).waitFor({ timeout: 1000 });
+});
+
 test("toggling led in the page drives the pin", async () => {
   const before = await readOverTcp(2);
   await pinCard("led").getByRole("switch").click();

@@ -2,6 +2,7 @@
 // i2c_scan, i2c_read and i2c_write.
 #include "i2c_access.hpp"
 #include "i2c_request.hpp"
+#include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 #include "tool_schema.hpp"
 
@@ -94,7 +95,7 @@ Result<json> run_selected(const BusSettings& settings, const I2cRequest& request
   return out;
 }
 
-Result<json> read(const BusSettings& settings, const json& args) {
+Result<json> read(const BusSettings& settings, LastTransfers& transfers, const json& args) {
   auto request = parse_i2c_read(args, settings.i2c().max_transfer_bytes);
   if (!request) return std::unexpected(request.error());
   auto target = check_i2c_access(settings.i2c(), request->bus, request->address, I2cAccess::Read);
@@ -109,15 +110,28 @@ Result<json> read(const BusSettings& settings, const json& args) {
             std::to_string(target->bus->index) + "].devices[" +
             std::to_string(target->device - target->bus->devices.data()) + "] to write more"));
   }
-  return run_selected(settings, *request, *target, run_i2c_read);
+  auto out = run_selected(settings, *request, *target, run_i2c_read);
+  if (out) transfers.note_i2c("i2c_read", request->bus, request->address, *out, request->data);
+  return out;
 }
 
-Result<json> write(const BusSettings& settings, const json& args) {
+// The bytes a write puts on the bus after the register: its data, or its value (a word low byte first).
+Bytes written_bytes(const I2cRequest& request) {
+  if (!request.value) return request.data;
+  if (request.mode == I2cMode::Word) {
+    return {static_cast<std::uint8_t>(*request.value & 0xFF), static_cast<std::uint8_t>(*request.value >> 8)};
+  }
+  return {static_cast<std::uint8_t>(*request.value)};
+}
+
+Result<json> write(const BusSettings& settings, LastTransfers& transfers, const json& args) {
   auto request = parse_i2c_write(args, settings.i2c().max_transfer_bytes);
   if (!request) return std::unexpected(request.error());
   auto target = check_i2c_access(settings.i2c(), request->bus, request->address, I2cAccess::Write);
   if (!target) return std::unexpected(target.error());
-  return run_selected(settings, *request, *target, run_i2c_write);
+  auto out = run_selected(settings, *request, *target, run_i2c_write);
+  if (out) transfers.note_i2c("i2c_write", request->bus, request->address, *out, written_bytes(*request));
+  return out;
 }
 
 void add_scan(ToolRegistry& registry, const BusSettings& settings) {
@@ -165,7 +179,7 @@ json transfer_output(json more) {
   return {{"type", "object"}, {"properties", properties}, {"required", {"bus", "address", "mode"}}};
 }
 
-void add_read(ToolRegistry& registry, const BusSettings& settings) {
+void add_read(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers) {
   const auto input = transfer_input(
       "byte: SMBus read byte (receive byte without register); word: read word (low byte first); block: SMBus "
       "block read (the device says how many); i2c_block: `length` bytes from `register` on; transfer: plain "
@@ -181,10 +195,10 @@ void add_read(ToolRegistry& registry, const BusSettings& settings) {
       transfer_output({{"value", {{"type", "integer"}}},
                        {"data", {{"type", "array"}, {"items", {{"type", "integer"}}}}},
                        {"hex", {{"type", "string"}}}}),
-      [&settings](json args, ToolReply reply) { reply(read(settings, args)); }, true, false);
+      [&settings, &transfers](json args, ToolReply reply) { reply(read(settings, transfers, args)); }, true, false);
 }
 
-void add_write(ToolRegistry& registry, const BusSettings& settings) {
+void add_write(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers) {
   const auto input = transfer_input(
       "byte: SMBus write byte (send byte without register); word: write word; block: SMBus block write (with a "
       "count); i2c_block: `data` from `register` on; transfer: plain I2C write of `data`",
@@ -197,16 +211,16 @@ void add_write(ToolRegistry& registry, const BusSettings& settings) {
       "Write to an I2C device configured with write = true: a register's byte, word or block, or a "
       "plain transfer",
       input, transfer_output({{"bytes_written", {{"type", "integer"}}}}),
-      [&settings](json args, ToolReply reply) { reply(write(settings, args)); }, false, true);
+      [&settings, &transfers](json args, ToolReply reply) { reply(write(settings, transfers, args)); }, false, true);
 }
 
 }  // namespace
 
-void register_i2c_tools(ToolRegistry& registry, const BusSettings& settings) {
+void register_i2c_tools(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers) {
   ToolRegistry::Batch batch(registry);
   add_scan(registry, settings);
-  add_read(registry, settings);
-  add_write(registry, settings);
+  add_read(registry, settings, transfers);
+  add_write(registry, settings, transfers);
 }
 
 }  // namespace mcpud::buses

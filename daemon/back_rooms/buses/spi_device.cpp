@@ -34,11 +34,15 @@ Result<void> set(const DeviceFd& fd, unsigned long request, T value, const std::
 
 }  // namespace
 
+std::string spi_device_name(unsigned bus, unsigned chip_select) {
+  return "spidev" + std::to_string(bus) + "." + std::to_string(chip_select);
+}
+
 std::size_t spi_word_bytes(unsigned bits_per_word) { return bits_per_word <= 8 ? 1 : bits_per_word <= 16 ? 2 : 4; }
 
 Result<std::vector<std::uint8_t>> spi_transfer(hal::DeviceNodes& nodes, const std::string& dev_root,
                                                const SpiTransfer& t) {
-  const std::string path = dev_root + "/spidev" + std::to_string(t.bus) + "." + std::to_string(t.chip_select);
+  const std::string path = dev_root + "/" + spi_device_name(t.bus, t.chip_select);
   const int fd_number = nodes.open(path);
   if (fd_number < 0) return std::unexpected(open_error(-fd_number, path));
   const DeviceFd fd(nodes, fd_number);

@@ -31,6 +31,9 @@ struct SpiTransfer {
 Result<std::vector<std::uint8_t>> spi_transfer(hal::DeviceNodes& nodes, const std::string& dev_root,
                                                const SpiTransfer& transfer);
 
+// "spidev0.1": the device node's name.
+std::string spi_device_name(unsigned bus, unsigned chip_select);
+
 // Bytes one word of `bits_per_word` bits takes in spidev's buffers: 1, 2 or 4.
 std::size_t spi_word_bytes(unsigned bits_per_word);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // spi_transfer on the SPI devices [spi] lists, within their speed and length.
 #include "i2c_request.hpp"
+#include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 #include "spi_device.hpp"
 #include "tool_schema.hpp"
@@ -15,14 +16,10 @@ constexpr std::size_t kMaxSpiBytes = 65536;
 
 Error invalid(const std::string& message) { return Error::domain(DomainError::InvalidArgument, message); }
 
-std::string device_name(unsigned bus, unsigned chip_select) {
-  return "spidev" + std::to_string(bus) + "." + std::to_string(chip_select);
-}
-
 std::string configured_devices(const SpiConfig& config) {
   if (config.devices.empty()) return "none is";
   std::string out;
-  for (const auto& d : config.devices) out += (out.empty() ? "" : ", ") + device_name(d.bus, d.chip_select);
+  for (const auto& d : config.devices) out += (out.empty() ? "" : ", ") + spi_device_name(d.bus, d.chip_select);
   return out + (config.devices.size() == 1 ? " is" : " are");
 }
 
@@ -53,13 +50,13 @@ Result<SpiTransfer> transfer_of(const json& args, const SpiDeviceConfig& device)
   return t;
 }
 
-Result<json> run(const BusSettings& settings, const json& args) {
+Result<json> run(const BusSettings& settings, LastTransfers& transfers, const json& args) {
   const auto bus = args.at("bus").get<unsigned>();
   const auto chip_select = args.at("chip_select").get<unsigned>();
   const auto* device = settings.spi().device(bus, chip_select);
   if (!device) {
     return std::unexpected(Error::domain(DomainError::NotAuthorized,
-                                         device_name(bus, chip_select) + " is not configured (" +
+                                         spi_device_name(bus, chip_select) + " is not configured (" +
                                              configured_devices(settings.spi()) +
                                              "): add [[spi.devices]] with bus = " + std::to_string(bus) +
                                              " and chip_select = " + std::to_string(chip_select) + " to mcpud.toml"));
@@ -68,18 +65,20 @@ Result<json> run(const BusSettings& settings, const json& args) {
   if (!transfer) return std::unexpected(transfer.error());
   auto rx = spi_transfer(settings.nodes(), settings.spi().dev_root, *transfer);
   if (!rx) return std::unexpected(rx.error());
-  return json{{"bus", bus},
-              {"chip_select", chip_select},
-              {"mode", transfer->mode},
-              {"speed_hz", transfer->speed_hz},
-              {"bits_per_word", transfer->bits_per_word},
-              {"data", *rx},
-              {"hex", to_hex(*rx)}};
+  json out{{"bus", bus},
+           {"chip_select", chip_select},
+           {"mode", transfer->mode},
+           {"speed_hz", transfer->speed_hz},
+           {"bits_per_word", transfer->bits_per_word},
+           {"data", *rx},
+           {"hex", to_hex(*rx)}};
+  transfers.note_spi(bus, chip_select, out, transfer->tx);
+  return out;
 }
 
 }  // namespace
 
-void register_spi_tools(ToolRegistry& registry, const BusSettings& settings) {
+void register_spi_tools(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers) {
   json data = bytes_schema(kMaxSpiBytes, "Bytes to send; as many are read back (full duplex)");
   data["minItems"] = 1;
   json mode = integer_schema(0, 3, "SPI mode 0-3 (CPOL, CPHA)");
@@ -108,7 +107,7 @@ void register_spi_tools(ToolRegistry& registry, const BusSettings& settings) {
       "Full-duplex SPI transfer on a configured /dev/spidevB.C: sends `data`, returns the bytes read "
       "meanwhile",
       object_schema(properties, {"bus", "chip_select", "data"}), output,
-      [&settings](json args, ToolReply reply) { reply(run(settings, args)); }, false, false);
+      [&settings, &transfers](json args, ToolReply reply) { reply(run(settings, transfers, args)); }, false, false);
 }
 
 }  // namespace mcpud::buses

@@ -26,7 +26,8 @@ constexpr std::array kUriKinds = {UriKind{EventKind::PinEvent, "mcpu://pins/"},
                                   UriKind{EventKind::PinSampled, "mcpu://samples/"},
                                   UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
                                   UriKind{EventKind::LogLine, "mcpu://daemon/log", false},
-                                  UriKind{EventKind::StatusChanged, "mcpu://daemon/status", false}};
+                                  UriKind{EventKind::StatusChanged, "mcpu://daemon/status", false},
+                                  UriKind{EventKind::BusTransfer, "mcpu://daemon/buses", false}};
 
 bool names(const UriKind& entry, std::string_view uri) {
   if (!entry.per_source) return uri == entry.prefix;
@@ -86,7 +87,8 @@ Result<void> check_subscribable(std::string_view uri, std::string_view field) {
   return std::unexpected(Error::invalid_params(
       std::string(field) + ": '" + std::string(uri) +
       "' is not a subscribable resource (expected mcpu://pins/<name>, mcpu://serial/<session_id>, "
-      "mcpu://tools/<name>, mcpu://samples/<pin>, mcpu://daemon/activity, mcpu://daemon/log or mcpu://daemon/status)"));
+      "mcpu://tools/<name>, mcpu://samples/<pin>, mcpu://daemon/activity, mcpu://daemon/log, mcpu://daemon/status or "
+      "mcpu://daemon/buses)"));
 }
 
 void deliver(rpc::Client& client, const ClientSession& session, const Event& event) {

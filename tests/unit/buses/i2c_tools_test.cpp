@@ -7,6 +7,7 @@
 
 #include "fake_i2c.hpp"
 #include "has_text.hpp"
+#include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 
 namespace mcpud::buses {
@@ -39,7 +40,7 @@ class I2cToolsTest : public ::testing::Test {
     bus.devices = {{0x48, "thermometer", false, false}, {0x50, "eeprom", true, false}, {0x20, "gone", true, false}};
     config.buses.push_back(bus);
     settings_.set_i2c(config);
-    register_i2c_tools(registry_, settings_);
+    register_i2c_tools(registry_, settings_, transfers_);
   }
   void TearDown() override {
     fs::remove_all(sysfs_);
@@ -65,6 +66,8 @@ class I2cToolsTest : public ::testing::Test {
   fs::path sysfs_;
   testing::FakeI2c fake_;
   BusSettings settings_{fake_};
+  EventHub events_;
+  LastTransfers transfers_{events_};
   ToolRegistry registry_;
 };
 
@@ -234,6 +237,52 @@ TEST_F(I2cToolsTest, ADriverOwnedAddressWithForceIsSelectedWithForce) {
   fake_.busy.insert(0x48);
   EXPECT_TRUE(call("i2c_read", {{"bus", 1}, {"address", 0x48}, {"register", 0}}));
   EXPECT_TRUE(fake_.forced);
+}
+
+TEST_F(I2cToolsTest, TransfersThatWentThroughAreEachDevicesLastOne) {
+  auto interest = events_.want(EventKind::BusTransfer);
+  std::vector<std::string> published;
+  auto subscription = events_.subscribe([&](const Event& event) {
+    if (event.kind == EventKind::BusTransfer) published.push_back(event.source);
+  });
+  ok("i2c_read", {{"bus", 1}, {"address", 0x48}, {"register", 0}});
+  ok("i2c_write", {{"bus", 1}, {"address", 0x50}, {"mode", "transfer"}, {"data", {0, 1, 2}}});
+  fails("i2c_write", {{"bus", 1}, {"address", 0x48}, {"register", 0}, {"value", 1}});  // refused: not a transfer
+  ok("i2c_read", {{"bus", 1}, {"address", 0x50}, {"mode", "transfer"}, {"write", {0}}, {"length", 64}});
+  EXPECT_EQ(published, (std::vector<std::string>{"i2c-1-0x48", "i2c-1-0x50", "i2c-1-0x50"}));
+  const auto devices = transfers_.describe(settings_)["i2c"];
+  ASSERT_EQ(devices.size(), 3u);
+  EXPECT_EQ(devices[0]["name"], "thermometer");
+  EXPECT_EQ(devices[0]["last"]["tool"], "i2c_read");
+  EXPECT_EQ(devices[0]["last"]["register"], 0);
+  EXPECT_EQ(devices[0]["last"]["read"], (json{{"hex", "00"}, {"bytes", 1}}));
+  EXPECT_EQ(devices[1]["last"]["tool"], "i2c_read") << "the latest of the two";
+  EXPECT_EQ(devices[1]["last"]["read"]["bytes"], 64);
+  EXPECT_EQ(devices[1]["last"]["sent"]["hex"], "00");
+  EXPECT_FALSE(devices[2].contains("last")) << "never used";
+  // A write's data is what it sent; a device no longer configured is forgotten.
+  ok("i2c_write", {{"bus", 1}, {"address", 0x50}, {"register", 7}, {"mode", "word"}, {"value", 0x1234}});
+  EXPECT_EQ(transfers_.describe(settings_)["i2c"][1]["last"]["sent"]["hex"], "3412");
+  I2cConfig fewer = settings_.i2c();
+  fewer.buses[0].devices.erase(fewer.buses[0].devices.begin() + 1);
+  settings_.set_i2c(fewer);
+  transfers_.keep_configured(settings_);
+  fewer.buses[0].devices.push_back({0x50, "eeprom", true, false});
+  settings_.set_i2c(fewer);
+  EXPECT_FALSE(transfers_.describe(settings_)["i2c"][2].contains("last"));
+}
+
+TEST_F(I2cToolsTest, ALongTransferIsKeptCut) {
+  settings_.set_i2c([&] {
+    auto config = settings_.i2c();
+    config.max_transfer_bytes = 256;
+    return config;
+  }());
+  ok("i2c_read", {{"bus", 1}, {"address", 0x50}, {"mode", "transfer"}, {"length", 200}});
+  const auto read = transfers_.describe(settings_)["i2c"][1]["last"]["read"];
+  EXPECT_EQ(read["bytes"], 200);
+  EXPECT_EQ(read["hex"].get<std::string>().size(), 2 * LastTransfers::kKeptBytes);
+  EXPECT_EQ(read["cut"], true);
 }
 
 }  // namespace

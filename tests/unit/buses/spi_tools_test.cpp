@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "has_text.hpp"
+#include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 
 namespace mcpud::buses {
@@ -65,7 +66,7 @@ class SpiToolsTest : public ::testing::Test {
     config.dev_root = "/dev";
     config.devices = {{0, 1, "MCP3008", 1350000, 16, 0}};
     settings_.set_spi(config);
-    register_spi_tools(registry_, settings_);
+    register_spi_tools(registry_, settings_, transfers_);
   }
   void TearDown() override { EXPECT_EQ(fake_.open_fds, 0) << "every call closes the device it opened"; }
 
@@ -82,6 +83,8 @@ class SpiToolsTest : public ::testing::Test {
 
   FakeSpi fake_;
   BusSettings settings_{fake_};
+  EventHub events_;
+  LastTransfers transfers_{events_};
   ToolRegistry registry_;
 };
 

@@ -32,8 +32,9 @@ enum class EventKind {
   PinSampled,        // source: pin name; data: {pin, name, values, timestamps_ms}: samples since the last one
   StatusChanged,     // source: "daemon"; data: the daemon's status, as mcpu://daemon/status reads it
   ResourcesChanged,  // source: who changed them ("bridge:uno"); no data: the resource list changed
+  BusTransfer,       // source: the device ("i2c-1-0x76"); data: {kind, bus, address | chip_select, last}
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::ResourcesChanged) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::BusTransfer) + 1;
 std::string_view event_kind_name(EventKind kind);
 
 struct Event {

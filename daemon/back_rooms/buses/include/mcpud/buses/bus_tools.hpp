@@ -35,10 +35,13 @@ class BusSettings {
   SpiConfig spi_;
 };
 
+class LastTransfers;
+
 // Registers i2c_scan, i2c_read and i2c_write under owner "i2c"; `settings`
-// must outlive them (remove them with registry.remove_owner("i2c")).
-void register_i2c_tools(ToolRegistry& registry, const BusSettings& settings);
+// and `transfers` (told of each transfer that went through) must outlive them
+// (remove them with registry.remove_owner("i2c")).
+void register_i2c_tools(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers);
 // Registers spi_transfer under owner "spi".
-void register_spi_tools(ToolRegistry& registry, const BusSettings& settings);
+void register_spi_tools(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers);
 
 }  // namespace mcpud::buses

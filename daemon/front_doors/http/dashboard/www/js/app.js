@@ -6,6 +6,7 @@
 import { McpClient } from "./mcp.js";
 import { $, h } from "./dom.js";
 import { PinsPanel } from "./pins.js";
+import { BusesPanel, BUSES_URI } from "./buses.js";
 import { ToolsPanel } from "./tools.js";
 import { ActivityPanel, ACTIVITY_URI } from "./activity.js";
 import { SerialPanel } from "./serial.js";
@@ -21,6 +22,7 @@ const mcp = new McpClient(() => sessionStorage.getItem(TOKEN_KEY) ?? "", {
   ready: loadAll,
 });
 const pins = new PinsPanel(mcp, $("#pins"), $("#events"), report);
+const buses = new BusesPanel(mcp, $("#buses-section"), $("#buses"));
 const tools = new ToolsPanel(mcp, $("#tools"), $("#tool-filter"));
 const status = new StatusPanel(mcp, $("#status"), $("#log"));
 const activity = new ActivityPanel(mcp, $("#activity"));
@@ -28,7 +30,7 @@ const serial = new SerialPanel(mcp, $("#serial"), tools);
 
 async function loadAll() {
   await tools.load();
-  const [, , , state] = await Promise.all([pins.load(), activity.load(), serial.load(), status.load()]);
+  const [, , , , state] = await Promise.all([pins.load(), buses.load(), activity.load(), serial.load(), status.load()]);
   showConnect(state, true);
   $("#device").textContent = state.device;
   document.title = `${state.device} · mcpud`;
@@ -38,6 +40,7 @@ async function loadAll() {
 function notification(method, params) {
   if (method === "notifications/tools/list_changed") {
     tools.load().then(() => serial.load());
+    buses.load().catch((error) => report(`buses: ${error.message}`)); // a reload may change them
     return;
   }
   if (method === "notifications/resources/list_changed") {
@@ -47,6 +50,7 @@ function notification(method, params) {
   if (method !== "notifications/resources/updated") return;
   const uri = params.uri ?? "";
   if (uri.startsWith("mcpu://pins/") || uri.startsWith("mcpu://samples/")) pins.notify(params);
+  else if (uri === BUSES_URI) buses.notify(params);
   else if (uri === ACTIVITY_URI) activity.notify(params);
   else if (uri === LOG_URI) status.notify(params);
   else if (uri === STATUS_URI) {
