@@ -26,6 +26,19 @@ std::string text_of(const json& value) {
   return value.dump();
 }
 
+// A sensor's value as people read it: the wire's degC as °C and Pa as hPa,
+// other units after the number as they are.
+std::string for_people(const json& value, const std::string& unit) {
+  if (!value.is_number() || unit.empty()) return text_of(value);
+  if (unit == "degC") return text_of(value) + " °C";
+  if (unit == "Pa") {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g hPa", value.get<double>() / 100);
+    return buffer;
+  }
+  return text_of(value) + " " + unit;
+}
+
 std::string local_time(std::int64_t epoch_ms) {
   const std::time_t seconds = static_cast<std::time_t>(epoch_ms / 1000);
   std::tm tm{};
@@ -163,12 +176,13 @@ void print_tools(std::ostream& out, const json& tools) {
 void print_pins(std::ostream& out, const json& pins) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& pin : pins) {
+    const std::string unit = pin.value("unit", "");
     std::string sample = "-";
     if (pin.contains("sample")) {
-      sample = text_of(pin["sample"]) + " at " + local_time(pin.value("sample_timestamp_ms", std::int64_t{0}));
+      sample = for_people(pin["sample"], unit) + " at " + local_time(pin.value("sample_timestamp_ms", std::int64_t{0}));
     }
     const std::string value =
-        pin.contains("value") ? text_of(pin["value"]) : "error: " + text_of(pin.value("error", json()));
+        pin.contains("value") ? for_people(pin["value"], unit) : "error: " + text_of(pin.value("error", json()));
     rows.push_back({pin["name"].get<std::string>(), std::to_string(pin["pin"].get<int>()),
                     pin["type"].get<std::string>(), value, sample});
   }
@@ -208,18 +222,28 @@ void print_event(std::ostream& out, const json& event) {
   out.flush();
 }
 
+namespace {
+
+// The columns `text` takes on a terminal: UTF-8 characters, not bytes ("°C" is two).
+std::size_t columns(const std::string& text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
 void print_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> widths(header.size(), 0);
   const auto measure = [&](const std::vector<std::string>& row) {
-    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) widths[i] = std::max(widths[i], columns(row[i]));
   };
   measure(header);
   for (const auto& row : rows) measure(row);
   const auto print_row = [&](const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size(); ++i) {
       out << row[i];
-      if (i + 1 < row.size()) out << std::string(widths[i] - row[i].size() + 2, ' ');
+      if (i + 1 < row.size()) out << std::string(widths[i] - columns(row[i]) + 2, ' ');
     }
     out << "\n";
   };

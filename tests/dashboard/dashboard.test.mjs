@@ -59,12 +59,17 @@ test("the page loads with every pin and no console errors", async () => {
   assert.deepEqual(consoleErrors, []);
 });
 
-test("a sensor shows its value in its SI unit", async () => {
-  await page.waitForFunction(
-    () => /^-?[\d.]+ degC$/.test(document.querySelector('article[data-pin="room_temp"] output.value')?.textContent ?? ""),
-    null,
+test("sensors show their values in the units people read, the 1-Wire thermometers too", async () => {
+  const shows = (name, pattern) => page.waitForFunction(
+    ([name, source]) => new RegExp(source).test(document.querySelector(`article[data-pin="${name}"] output.value`)?.textContent ?? ""),
+    [name, pattern.source],
     { timeout: 5000 },
   );
+  await shows("room_temp", /^-?[\d.]+ °C$/);
+  await shows("room_humidity", /^[\d.]+ %RH$/);
+  await shows("room_pressure", /^1\d{3}(\.\d+)? hPa$/);
+  await shows("tank", /^1\d(\.\d+)? °C$/); // a DS18B20 of the simulated 1-Wire bus, read once its conversion is done
+  await shows("outdoor", /^-?[\d.]+ °C$/);
 });
 
 test("the bus devices show with what clients may do, and each transfer is pushed", async () => {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The real mcpud on a private session bus, driven by the real mcpuctl (both
 // output modes), busctl (properties, introspection) and SIGHUP.
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -135,6 +136,50 @@ TEST_F(DbusControl, CallTypesArgumentsBySchemaAndPinsShowTheResult) {
   EXPECT_TRUE(std::regex_search(human.out,
                                 std::regex(R"(NAME +PIN +TYPE +VALUE +LAST SAMPLE\nled +2 +digital_output +1 +-\n)")))
       << human.out;
+}
+
+// The wire keeps SI units (degC, Pa); mcpuctl pins shows what people read.
+TEST_F(DbusControl, PinsShowSensorsInDegreesCelsiusHectopascalAndPercent) {
+  start_daemon(sim_config_toml({.extra_pins = R"(
+[[pins]]
+name = "air_temp"
+pin = 40
+type = "sensor_input"
+sim = { quantity = "temperature", waveform = "constant", min = 21.5, max = 21.5 }
+[[pins]]
+name = "air_pressure"
+pin = 41
+type = "sensor_input"
+sim = { quantity = "pressure", waveform = "constant", min = 101325, max = 101325 }
+[[pins]]
+name = "air_humidity"
+pin = 42
+type = "sensor_input"
+sim = { quantity = "humidity", waveform = "constant", min = 45.5, max = 45.5 }
+)"}));
+  const auto human = ctl({"pins"});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_TRUE(std::regex_search(human.out, std::regex(R"(air_temp +40 +sensor_input +21\.5 °C +-\n)"))) << human.out;
+  EXPECT_TRUE(std::regex_search(human.out, std::regex(R"(air_pressure +41 +sensor_input +1013\.25 hPa +-\n)")))
+      << human.out;
+  EXPECT_TRUE(std::regex_search(human.out, std::regex(R"(air_humidity +42 +sensor_input +45\.5 %RH +-\n)")))
+      << human.out;
+  // Columns line up though "°" is two bytes: the row's last column starts under LAST SAMPLE.
+  const auto line_of = [&](const std::string& start) {
+    const auto at = human.out.find(start);
+    return human.out.substr(at, human.out.find('\n', at) - at);
+  };
+  const auto column = [](const std::string& line, std::size_t byte) {
+    return std::count_if(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(byte),
+                         [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  };
+  const auto header = line_of("NAME"), temperature = line_of("air_temp");
+  EXPECT_EQ(column(temperature, temperature.rfind(" -") + 1), column(header, header.find("LAST SAMPLE")))
+      << header << "\n"
+      << temperature;
+  const json pins = ctl({"pins", "--json"}).json();
+  EXPECT_EQ(pins[6]["unit"], "Pa") << "the wire keeps the SI unit";
+  EXPECT_EQ(pins[6]["value"], 101325.0);
 }
 
 TEST_F(DbusControl, FailedCallsExitNonZeroWithOneLineReason) {

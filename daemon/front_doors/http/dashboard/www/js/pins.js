@@ -8,6 +8,7 @@
 import { callToolValue, readResource } from "./mcp.js";
 import { brief, clear, clock, h, trim } from "./dom.js";
 import { Plot, PLOT_SAMPLES } from "./plot.js";
+import { forPeople } from "./units.js";
 
 const MAX_EVENTS = 60;
 
@@ -148,9 +149,8 @@ export class PinsPanel {
       value.classList.toggle("on", on);
       card.toggle?.setAttribute("aria-checked", String(on));
     } else if (reading.value != null) {
-      const unit = reading.unit ?? pin.unit; // sensors read in SI units
-      value.textContent =
-        reading.volts != null ? `${reading.value} (${reading.volts} V)` : unit ? `${reading.value} ${unit}` : String(reading.value);
+      const unit = reading.unit ?? pin.unit; // sensors read in SI units, shown as people read them
+      value.textContent = reading.volts != null ? `${reading.value} (${reading.volts} V)` : forPeople(reading.value, unit);
     }
   }
 
