@@ -160,7 +160,12 @@ struct Daemon::Wiring {
     if (!bus || !*bus) return;
     dbus_service = std::make_unique<dbus::DbusService>(io, registry, events, control_source(**bus));
     if (auto opened = dbus_service->open(**bus); !opened) {
-      log::warn("dbus", opened.error(), "; continuing without D-Bus control");
+      // Outside the package (a laptop's `make run`) there is no bus for mcpud: say so, but not as a fault.
+      if (opened.error().not_set_up) {
+        log::info("dbus", opened.error().message, "; continuing without D-Bus control (mcpuctl)");
+      } else {
+        log::warn("dbus", opened.error().message, "; continuing without D-Bus control");
+      }
       dbus_service.reset();
       return;
     }

@@ -2,6 +2,8 @@
 // The listening front doors and the MCP dialect's wiring.
 #include "front_doors.hpp"
 
+#include <filesystem>
+
 #include <boost/asio/steady_timer.hpp>
 
 #include "daemon_resources.hpp"
@@ -155,7 +157,7 @@ std::expected<void, std::string> FrontDoors::prepare(const config::Config& next)
   if (!socket.path.empty() && (!unix_listener_ || unix_listener_->options().path != socket.path)) {
     auto listener =
         std::make_unique<transports::UnixListener>(ctx_.io, socket, ctx_.engine, ctx_.sessions, ctx_.limits);
-    // The default path may be missing (no /run/mcpud): reconcile() warns then, as at start.
+    // The default path may be missing (no /run/mcpud): reconcile() says so then, as at start.
     if (auto opened = listener->open(); opened) {
       prepared_unix_ = std::move(listener);
     } else if (options_.unix_socket || next.mcp.unix_socket.path_given) {
@@ -280,9 +282,17 @@ bool FrontDoors::reconcile_unix_socket() {
     return true;
   }
   if (socket.path.empty()) return true;
+  // The default path needs /run/mcpud, which the packaged service makes: outside
+  // it (a laptop's `make run`) the daemon serves TCP alone, and says so calmly.
+  const auto directory = std::filesystem::path(socket.path).parent_path();
+  std::error_code ignored;
+  if (!path_given && !std::filesystem::is_directory(directory, ignored)) {
+    log::info("unix", "no ", directory.string(), " (the packaged service makes it): no unix socket at ", socket.path,
+              " (set unix_socket.path or --unix for one elsewhere)");
+    return true;
+  }
   auto listener = std::make_unique<transports::UnixListener>(ctx_.io, socket, ctx_.engine, ctx_.sessions, ctx_.limits);
   if (auto opened = listener->open(); !opened) {
-    // The default path needs /run/mcpud (made by the service); without it the daemon still serves TCP.
     if (!path_given) {
       log::warn("unix", opened.error(), "; unix socket disabled (set unix_socket.path or --unix)");
       return true;

@@ -5,6 +5,10 @@
 
 #include <poll.h>
 
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
@@ -17,6 +21,25 @@
 namespace mcpud::dbus {
 
 namespace asio = boost::asio;
+
+namespace {
+
+// What sd-bus says when there is no bus to connect to: no socket, or one nobody listens on.
+constexpr std::array<std::string_view, 4> kNoBus{"org.freedesktop.DBus.Error.FileNotFound",
+                                                 "org.freedesktop.DBus.Error.NoServer", "System.Error.ENOENT",
+                                                 "System.Error.ECONNREFUSED"};
+constexpr std::string_view kAccessDenied = "org.freedesktop.DBus.Error.AccessDenied";
+// Where dbus-daemon and dbus-broker read the package's policy from.
+constexpr std::array<const char*, 2> kPolicyFiles{"/usr/share/dbus-1/system.d/io.mcpud.Daemon1.conf",
+                                                  "/etc/dbus-1/system.d/io.mcpud.Daemon1.conf"};
+
+bool policy_installed() {
+  std::error_code ignored;
+  return std::any_of(kPolicyFiles.begin(), kPolicyFiles.end(),
+                     [&](const char* path) { return std::filesystem::exists(path, ignored); });
+}
+
+}  // namespace
 
 std::expected<std::optional<BusKind>, std::string> parse_bus(std::string_view text) {
   if (text == "system") return BusKind::System;
@@ -149,13 +172,23 @@ DbusService::DbusService(asio::io_context& io, ToolRegistry& registry, EventHub&
 
 DbusService::~DbusService() { bus_->close(); }
 
-std::expected<void, std::string> DbusService::open(BusKind kind) {
+std::expected<void, DbusOpenFailure> DbusService::open(BusKind kind) {
   try {
     bus_->open(kind);
   } catch (const sdbus::Error& e) {
     bus_->close();
-    return std::unexpected("cannot serve " + std::string(kBusName) + " on the " + std::string(bus_kind_name(kind)) +
-                           " bus: " + e.getMessage() + " (" + compat::error_name(e) + ")");
+    const auto name = compat::error_name(e);
+    DbusOpenFailure failure{"cannot serve " + std::string(kBusName) + " on the " + std::string(bus_kind_name(kind)) +
+                                " bus: " + e.getMessage() + " (" + name + ")",
+                            false};
+    if (std::find(kNoBus.begin(), kNoBus.end(), name) != kNoBus.end()) {
+      failure.not_set_up = true;
+    } else if (name == kAccessDenied && kind == BusKind::System && !policy_installed()) {
+      failure.message += "; the system bus lets " + std::string(kBusName) + " be owned only as its policy says, " +
+                         "and that policy (" + kPolicyFiles[0] + ", installed by the package) is not installed";
+      failure.not_set_up = true;
+    }
+    return std::unexpected(std::move(failure));
   }
   return {};
 }

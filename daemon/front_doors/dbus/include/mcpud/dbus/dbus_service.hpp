@@ -26,6 +26,14 @@ namespace mcpud::dbus {
 std::expected<std::optional<BusKind>, std::string> parse_bus(std::string_view text);
 std::string_view bus_kind_name(BusKind kind);
 
+// Why DbusService::open failed. `not_set_up`: the machine has no such bus, or
+// the system bus's policy for io.mcpud.Daemon1 is not installed (mcpud runs
+// outside its package, e.g. on a laptop): nothing an operator broke.
+struct DbusOpenFailure {
+  std::string message;
+  bool not_set_up = false;
+};
+
 class DbusService {
  public:
   // Borrows all of them; they must outlive this object.
@@ -36,7 +44,7 @@ class DbusService {
 
   // Connects, takes the well-known name, exports the object and starts serving.
   // The error says which bus and why (no bus, name taken, access denied).
-  std::expected<void, std::string> open(BusKind kind);
+  std::expected<void, DbusOpenFailure> open(BusKind kind);
   // Releases the name and closes the connection; safe to call twice.
   void close();
   bool is_open() const;
