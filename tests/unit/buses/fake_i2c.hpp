@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "mcpud/hal/device_nodes.hpp"
+#include "fake_node.hpp"
 
 namespace mcpud::buses::testing {
 
-class FakeI2c final : public hal::DeviceNodes {
+class FakeI2c final : public FakeNode {
  public:
-  std::string path = "/dev/i2c-1";
-  int open_error = 0;  // errno open() fails with, when set
+  FakeI2c() : FakeNode("/dev/i2c-1", 7) {}
+
   unsigned long functionality = I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | I2C_FUNC_SMBUS_READ_BLOCK_DATA;
   std::map<std::uint8_t, std::array<std::uint8_t, 256>> chips;  // address -> registers
   std::set<std::uint8_t> busy;                                  // I2C_SLAVE gives EBUSY
@@ -34,17 +34,9 @@ class FakeI2c final : public hal::DeviceNodes {
   std::vector<int> probe_sizes;      // their I2C_SMBUS size
   std::vector<std::vector<std::uint8_t>> transfers_written;  // I2C_RDWR write messages
   bool forced = false;                                       // the last select used I2C_SLAVE_FORCE
-  int open_fds = 0;
 
   void add_chip(std::uint8_t address) { chips[address].fill(0); }
 
-  int open(const std::string& p) override {
-    if (open_error) return -open_error;
-    if (p != path) return -ENOENT;
-    ++open_fds;
-    return 7;
-  }
-  void close(int) override { --open_fds; }
   int ioctl(int, unsigned long request, void* arg) override {
     switch (request) {
       case I2C_FUNCS:

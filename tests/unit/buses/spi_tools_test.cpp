@@ -9,6 +9,7 @@
 
 #include <cerrno>
 
+#include "fake_node.hpp"
 #include "has_text.hpp"
 #include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
@@ -20,22 +21,13 @@ using nlohmann::json;
 
 // A spidev that answers each byte with its complement, as a device echoing
 // inverted data would, and remembers the settings it was given.
-struct FakeSpi final : hal::DeviceNodes {
-  std::string path = "/dev/spidev0.1";
-  int open_error = 0;
+struct FakeSpi final : testing::FakeNode {
+  FakeSpi() : FakeNode("/dev/spidev0.1", 5) {}
+
   int refuse_request = 0;  // an ioctl request answered EINVAL
   std::uint8_t mode = 0xFF, bits = 0;
   std::uint32_t speed = 0, message_speed = 0;
   std::size_t transfers = 0;
-  int open_fds = 0;
-
-  int open(const std::string& p) override {
-    if (open_error) return -open_error;
-    if (p != path) return -ENOENT;
-    ++open_fds;
-    return 5;
-  }
-  void close(int) override { --open_fds; }
   int ioctl(int, unsigned long request, void* arg) override {
     if (refuse_request != 0 && request == static_cast<unsigned long>(refuse_request)) return -EINVAL;
     if (request == SPI_IOC_WR_MODE)
