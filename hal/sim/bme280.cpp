@@ -230,7 +230,8 @@ void SimBme280::advance() {
   const auto finished = static_cast<std::int64_t>(std::floor((since - duration) / cycle));
   if (finished < 0 || finished == stored_cycle_) return;
   stored_cycle_ = finished;
-  store_measurement(started_ms_ + static_cast<std::int64_t>(std::ceil(finished * cycle + duration)));
+  store_measurement(started_ms_ +
+                    static_cast<std::int64_t>(std::ceil(static_cast<double>(finished) * cycle + duration)));
 }
 
 double SimBme280::measurement_ms() const {
