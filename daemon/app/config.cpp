@@ -2,6 +2,7 @@
 // TOML to JSON, schema validation, and the checks a schema cannot express.
 #include "config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
@@ -100,6 +101,13 @@ Config defaults() {
   auto config = parse("", "an empty configuration");
   if (!config) throw std::logic_error(config.error());  // the schema's defaults are a build's own
   return std::move(*config);
+}
+
+bool uses_simulated_buses(const Config& config) {
+  if (config.board.kind != pins::BoardKind::Sim) return false;
+  if (!config.i2c.buses.empty() || !config.spi.devices.empty()) return true;
+  return std::any_of(config.board.pins.begin(), config.board.pins.end(),
+                     [](const auto& pin) { return pin.sensor.kind == pins::SensorSource::Kind::OneWire; });
 }
 
 std::expected<TtyConfig, std::string> parse_tty(std::string_view spec) {

@@ -66,6 +66,11 @@ Config builtin();
 // The configuration of an empty file: every key at the schema's default.
 Config defaults();
 
+// Whether a board "sim" uses its simulated buses: it lists an I2C bus or an
+// SPI device, or has a 1-Wire thermometer. Only then are they made (a sysfs
+// tree in the temporary directory, the chips), and onewire_list offered.
+bool uses_simulated_buses(const Config& config);
+
 // "PATH" or "PATH:BAUD" as given to --tty or in `tty`; 115200 baud without ":BAUD".
 std::expected<TtyConfig, std::string> parse_tty(std::string_view spec);
 

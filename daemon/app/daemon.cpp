@@ -94,7 +94,7 @@ struct Daemon::Wiring {
   HeapTrimmer heap_trimmer{io, dispatcher};  // every request passes it on its way to the dispatcher
   rpc::Engine engine{heap_trimmer};
   // The simulated board's I2C, SPI and 1-Wire buses, made when a board "sim"
-  // first needs them and kept, with what their chips hold, across reloads.
+  // first uses them and kept, with what their chips hold, across reloads.
   std::unique_ptr<hal::SimBuses> sim_buses;
   pins::PinService board{io, registry, events};         // the board's pins (bridged pins are found through `bridges`)
   std::unique_ptr<serial::SerialService> serial_ports;  // the serial tool set's sessions
@@ -237,7 +237,7 @@ struct Daemon::Wiring {
   }
 
   std::expected<void, std::string> apply_pins(const config::Config& next) {
-    if (next.board.kind == pins::BoardKind::Sim && !sim_buses) {
+    if (config::uses_simulated_buses(next) && !sim_buses) {
       auto made = hal::SimBuses::make();
       if (!made) return std::unexpected(made.error().message);
       sim_buses = std::move(*made);

@@ -22,7 +22,7 @@ constexpr const char* kDefaultConfig = "/etc/mcpud/mcpud.toml";
 // 1-Wire thermometers on buses of its own).
 std::expected<void, std::string> check_board(const mcpud::config::Config& config) {
   std::unique_ptr<mcpud::hal::SimBuses> sim_buses;
-  if (config.board.kind == mcpud::pins::BoardKind::Sim) {
+  if (mcpud::config::uses_simulated_buses(config)) {
     auto made = mcpud::hal::SimBuses::make();
     if (!made) return std::unexpected(made.error().message);
     sim_buses = std::move(*made);

@@ -584,5 +584,21 @@ TEST(BuiltinConfig, ResolvedDocumentDescribesTheSamePins) {
   }
 }
 
+TEST(Config, ASimulatedBoardUsesItsBusesOnlyWhenItListsOneOrHasAThermometer) {
+  EXPECT_TRUE(uses_simulated_buses(builtin()));
+  const auto uses = [](const std::string& text) {
+    auto config = parse(text, "test");
+    EXPECT_TRUE(config) << config.error();
+    return config && uses_simulated_buses(*config);
+  };
+  EXPECT_FALSE(uses("board = \"sim\"\n"));
+  EXPECT_TRUE(uses("board = \"sim\"\n[[spi.devices]]\nbus = 0\nchip_select = 0\n"));
+  EXPECT_TRUE(uses("board = \"sim\"\n[[i2c.buses]]\nbus = 1\n"));
+  EXPECT_TRUE(
+      uses("board = \"sim\"\n[[pins]]\nname = \"t\"\npin = 1\ntype = \"sensor_input\"\n"
+           "onewire = { id = \"28-00000a1b2c3d\" }\n"));
+  EXPECT_FALSE(uses("board = \"none\"\n[[i2c.buses]]\nbus = 1\n")) << "a real board's buses are the kernel's";
+}
+
 }  // namespace
 }  // namespace mcpud::config
