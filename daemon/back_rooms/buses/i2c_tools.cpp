@@ -140,7 +140,8 @@ void add_scan(ToolRegistry& registry, const BusSettings& settings) {
                      {{"address", {{"type", "integer"}}},
                       {"hex", {{"type", "string"}}},
                       {"state", {{"type", "string"}, {"enum", {"answered", "claimed", "busy", "no_answer"}}}},
-                      {"driver", {{"type", {"string", "null"}}}},
+                      // null while no driver is bound; anyOf, as single-type schema dialects read it
+                      {"driver", {{"anyOf", json::array({{{"type", "string"}}, {{"type", "null"}}})}}},
                       {"configured", {{"type", "boolean"}}},
                       {"write", {{"type", "boolean"}}},
                       {"name", {{"type", "string"}}}}},
