@@ -180,7 +180,7 @@ struct Daemon::Wiring {
            std::to_string(sessions.count("tty")) + "); " + std::to_string(board.size()) + " pins, " +
            std::to_string(registry.size()) + " tools";
   }
-  FrontDoors doors{{io, dispatcher, engine, events, sessions, limits, config,
+  FrontDoors doors{{io, dispatcher, engine, events, sessions, heap_trimmer, limits, config,
                     [this]() -> pins::PinTable& { return board.table(); }, board.sensor_reads(), kVersion,
                     [this](std::string_view id, const Caller& caller) {
                       return serial_ports && serial_ports->find(id, caller.identity).has_value();

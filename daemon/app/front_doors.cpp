@@ -257,7 +257,10 @@ bool FrontDoors::reconcile_http() {
       return false;
     }
   }
-  server->on_sessions_changed([&events = ctx_.events] { events.touch_status("clients"); });
+  server->on_change([&events = ctx_.events, &trimmer = ctx_.heap_trimmer](http::HttpServer::Change change) {
+    if (change == http::HttpServer::Change::sessions) events.touch_status("clients");
+    trimmer.note_activity();  // a session or a stream that ends frees its buffers
+  });
   http_ = std::move(server);
   return true;
 }

@@ -17,6 +17,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "config.hpp"
+#include "heap_trimmer.hpp"
 #include "mcp_options.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
@@ -51,6 +52,7 @@ class FrontDoors {
     rpc::Engine& engine;
     EventHub& events;
     transports::SessionSet& sessions;
+    HeapTrimmer& heap_trimmer;  // told when HTTP clients leave, as `sessions` tells it of line clients
     const transports::SessionLimits& limits;
     const config::Config& config;                // the running configuration
     std::function<pins::PinTable&()> pin_table;  // the current pin table

@@ -3,7 +3,6 @@
 // sent its batches and left, mcpud's resident memory comes back near where it
 // was (the heap's free pages are given back), and the idle daemon is not woken
 // to do it again.
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,21 +26,6 @@ name = "led"
 pin = 2
 type = "digital_output"
 )";
-
-// A field of /proc/PID/status (VmRSS in kB, voluntary_ctxt_switches), -1 if absent.
-long status_field(pid_t pid, const std::string& key) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string name;
-  long value = -1;
-  while (status >> name) {
-    if (name == key + ":") {
-      status >> value;
-      return value;
-    }
-    status.ignore(4096, '\n');
-  }
-  return -1;
-}
 
 std::string list_tools_batch() {
   json batch = json::array();
@@ -73,11 +57,11 @@ TEST(MemoryReturn, RssComesBackAfterABurstOfClientsAndTheIdleDaemonStaysAsleep) 
   const auto port = daemon.start_tcp({"--config", daemon.write_file("mcpud.toml", kQuietConfig)});
   ASSERT_NE(port, 0);
   std::this_thread::sleep_for(1s);  // the readiness probe's connection is gone
-  const long before = status_field(daemon.pid(), "VmRSS");
+  const long before = daemon.status_field("VmRSS");
 
   auto clients = burst(port);
   ASSERT_EQ(clients.size(), static_cast<std::size_t>(kClients));
-  const long peak = status_field(daemon.pid(), "VmRSS");
+  const long peak = daemon.status_field("VmRSS");
   ASSERT_GT(peak - before, 1024) << "the burst took less than 1 MiB: it tests nothing";
   clients.clear();
 
@@ -85,15 +69,15 @@ TEST(MemoryReturn, RssComesBackAfterABurstOfClientsAndTheIdleDaemonStaysAsleep) 
   // leaving; the pages its code touched and what the clients left behind stay.
   const long bound = before + (peak - before) / 4;
   long after = peak;
-  EXPECT_TRUE(eventually([&] { return (after = status_field(daemon.pid(), "VmRSS")) <= bound; }, 10s, 200ms))
+  EXPECT_TRUE(eventually([&] { return (after = daemon.status_field("VmRSS")) <= bound; }, 10s, 200ms))
       << "RSS " << before << " kB before the burst, " << peak << " kB with it, still " << after
       << " kB after it (bound " << bound << " kB)";
 
   // The trim happened once; nothing keeps waking the daemon now that no one is connected.
   std::this_thread::sleep_for(2s);
-  const long switches = status_field(daemon.pid(), "voluntary_ctxt_switches");
+  const long switches = daemon.status_field("voluntary_ctxt_switches");
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(status_field(daemon.pid(), "voluntary_ctxt_switches"), switches) << "the idle daemon woke up";
+  EXPECT_EQ(daemon.status_field("voluntary_ctxt_switches"), switches) << "the idle daemon woke up";
 }
 
 }  // namespace

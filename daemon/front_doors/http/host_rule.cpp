@@ -14,7 +14,8 @@ namespace {
 using boost::asio::ip::address;
 
 // Reads what follows the host part into `port`: "" (no port) or ":<1 to 5
-// digits, at most 65535>". False when it is anything else.
+// digits, from 1 to 65535>" (port 0 names no listener). False when it is
+// anything else.
 bool parse_port(std::string_view rest, std::optional<std::uint16_t>& port) {
   port.reset();
   if (rest.empty()) return true;
@@ -22,7 +23,7 @@ bool parse_port(std::string_view rest, std::optional<std::uint16_t>& port) {
   if (rest.front() != ':' || digits.empty() || digits.size() > 5) return false;
   unsigned value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec != std::errc() || end != digits.data() + digits.size() || value > 65535) return false;
+  if (ec != std::errc() || end != digits.data() + digits.size() || value == 0 || value > 65535) return false;
   port = static_cast<std::uint16_t>(value);
   return true;
 }
@@ -66,8 +67,6 @@ std::string not_a_host(std::size_t index, const std::string& entry) {
          "' is not a host name with an optional :port, e.g. pi.local or pi.local:8080";
 }
 
-bool is_loopback(const HostName& host) { return host.name == "localhost" || (host.ip && host.ip->is_loopback()); }
-
 bool matches(const HostName& host, const HostName& entry) {
   return host.name == entry.name && (!entry.port || entry.port == host.port);
 }
@@ -80,6 +79,8 @@ bool accepts(const HostRule& rule, const HostName& host) {
 }
 
 }  // namespace
+
+bool is_loopback(const HostName& host) { return host.name == "localhost" || (host.ip && host.ip->is_loopback()); }
 
 std::optional<HostName> parse_host(std::string_view text) {
   if (text.empty()) return std::nullopt;

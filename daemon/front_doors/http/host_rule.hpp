@@ -31,6 +31,9 @@ struct HostName {
 // path, a bad port, characters a host name cannot hold.
 std::optional<HostName> parse_host(std::string_view text);
 
+// Whether `host` names this machine's loopback: localhost, 127.x.x.x or ::1.
+bool is_loopback(const HostName& host);
+
 // The names one listener accepts: loopback names always (localhost and loopback
 // addresses, any port), its own address, and the [http] allowed_hosts entries
 // (an entry without a port matches any port). A listener on a non-loopback

@@ -9,26 +9,22 @@
 #include <random>
 #include <system_error>
 
+#include "host_rule.hpp"
+
 namespace mcpud::http {
 
-bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed) {
-  if (origin.empty()) return true;
-  if (std::find(allowed.begin(), allowed.end(), origin) != allowed.end()) return true;
+OriginVerdict judge_origin(std::string_view origin, const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), origin) != allowed.end()) return OriginVerdict::accepted;
+  // Sent by a sandboxed frame or a file: page, never one of ours (RFC 6454 7.3).
+  if (origin == "null") return OriginVerdict::not_allowed;
   for (const std::string_view scheme : {"http://", "https://"}) {
     if (!origin.starts_with(scheme)) continue;
-    auto host = origin.substr(scheme.size());
-    for (const std::string_view loopback : {"localhost", "127.0.0.1", "[::1]"}) {
-      if (!host.starts_with(loopback)) continue;
-      // Only ":<port>" may follow: "http://127.0.0.1:1@evil.example" is evil.example.
-      const auto rest = host.substr(loopback.size());
-      if (rest.empty()) return true;
-      const auto port = rest.substr(1);
-      if (rest.front() == ':' && !port.empty() && port.size() <= 5 &&
-          std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
-        return true;
-    }
+    // The Host grammar, so "http://127.0.0.1:1@evil.example" and a port past 65535 are not read as loopback.
+    const auto host = parse_host(origin.substr(scheme.size()));
+    if (!host) return OriginVerdict::malformed;
+    return is_loopback(*host) ? OriginVerdict::accepted : OriginVerdict::not_allowed;
   }
-  return false;
+  return origin.find("://") == std::string_view::npos ? OriginVerdict::malformed : OriginVerdict::not_allowed;
 }
 
 namespace {

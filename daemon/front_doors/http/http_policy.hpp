@@ -10,10 +10,14 @@
 
 namespace mcpud::http {
 
-// Whether a request with this Origin header may proceed: no Origin (not a
-// browser), a loopback origin (http(s)://localhost, 127.0.0.1, [::1], any port),
-// or one listed exactly in `allowed`.
-bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed);
+enum class OriginVerdict { accepted, malformed, not_allowed };
+
+// Judges one Origin header: one listed exactly in `allowed`, or a loopback
+// origin (http(s)://localhost, 127.x.x.x or [::1], with a port from 1 to 65535
+// or none) is accepted. An origin that is not scheme://host[:port] (empty, a
+// path, userinfo, a bad port) is malformed; "null" and every other origin are
+// not allowed.
+OriginVerdict judge_origin(std::string_view origin, const std::vector<std::string>& allowed);
 
 // Whether the Authorization header carries `token` as a bearer token. An empty
 // `token` lets every request in. Compares in constant time.

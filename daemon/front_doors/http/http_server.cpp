@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -34,6 +35,12 @@ using Response = http::response<http::string_body>;
 
 constexpr auto kRequestTimeout = std::chrono::seconds(30);
 constexpr auto kIdleSession = std::chrono::minutes(10);
+constexpr auto kIdleStreamSession = std::chrono::hours(1);
+constexpr auto kSweepPeriod = std::chrono::minutes(1);
+// SO_SNDBUF of an event stream (the kernel doubles it).
+constexpr int kStreamSendBuffer = 32 * 1024;
+// When a client refused for want of a session may try again.
+constexpr std::string_view kRetryAfterSeconds = "5";
 constexpr std::size_t kHeaderLimit = 16 * 1024;
 // The most unparsed bytes a connection holds: a header, or a chunk's header or
 // the trailer a chunked body ends with (which Beast's header and body limits do
@@ -41,10 +48,17 @@ constexpr std::size_t kHeaderLimit = 16 * 1024;
 // they are parsed.
 constexpr std::size_t kReadBufferLimit = kHeaderLimit + 64 * 1024;
 
+constexpr std::string_view kEventPrefix = "event: message\ndata: ";
+constexpr std::string_view kEventSuffix = "\n\n";
+
+std::size_t sse_event_size(std::string_view message) {
+  return kEventPrefix.size() + message.size() + kEventSuffix.size();
+}
+
 std::string sse_event(std::string_view message) {
-  std::string out = "event: message\ndata: ";
+  std::string out(kEventPrefix);
   out += message;
-  out += "\n\n";
+  out += kEventSuffix;
   return out;
 }
 
@@ -86,7 +100,8 @@ bool is_initialize(const json& body) {
 }  // namespace
 
 struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
-  State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e) : options(std::move(o)), engine(e), acceptor(io) {}
+  State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e)
+      : options(std::move(o)), engine(e), acceptor(io), sweep_timer(io) {}
 
   // Starts a connection for an accepted socket, or closes it at once when the
   // server or the peer's address holds its share.
@@ -104,18 +119,68 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
     const auto it = sessions.find(std::string(id));
     return it == sessions.end() ? nullptr : it->second;
   }
-  // Ends sessions that have had no request and no stream for a while.
+  // Ends sessions that have had no request for a while: 10 minutes without a
+  // stream, an hour with one (a host that keeps a stream open and never calls
+  // again would hold its place for good).
   void expire_idle() {
     const auto now = std::chrono::steady_clock::now();
     const auto expired = std::erase_if(sessions, [&](auto& entry) {
-      const bool idle = !entry.second->has_stream() && now - entry.second->last_used > kIdleSession;
-      if (idle) entry.second->end();
+      auto& session = *entry.second;
+      const auto limit = session.has_stream() ? kIdleStreamSession : kIdleSession;
+      const bool idle = session.in_flight->empty() && now - session.last_used > limit;
+      if (idle) session.end();
       return idle;
     });
     if (expired > 0) sessions_changed();
   }
+
+  // Makes room for a new session of `group` when its address (or the server)
+  // holds its share: ends the address's least recently used idle session (one
+  // without a call pending; one without a stream before one with), else the
+  // server's. Hosts that never DELETE (most SDK clients) then cost their own
+  // oldest session, not everyone's access. False when every session in the
+  // way is busy.
+  bool make_room_for(std::string_view group) {
+    expire_idle();
+    if (sessions_of(group) >= options.max_sessions_per_address) {
+      return end_least_recently_used(group, "max_sessions_per_address");
+    }
+    if (sessions.size() >= options.max_sessions) return end_least_recently_used({}, "max_sessions");
+    return true;
+  }
+
+  // Ends the least recently used idle session (of `group`, or of any address
+  // when it is empty); false when there is none.
+  bool end_least_recently_used(std::string_view group, std::string_view limit) {
+    auto oldest = sessions.end();
+    const auto rank = [](const McpHttpSession& s) { return std::pair(s.has_stream(), s.last_used); };
+    for (auto it = sessions.begin(); it != sessions.end(); ++it) {
+      const auto& session = *it->second;
+      if (!session.in_flight->empty() || (!group.empty() && session.group != group)) continue;
+      if (oldest == sessions.end() || rank(session) < rank(*oldest->second)) oldest = it;
+    }
+    if (oldest == sessions.end()) return false;
+    log::info("http", "ended MCP session ", oldest->first, " of ", oldest->second->group,
+              ", the least recently used, to make room ([http] ", limit, ")");
+    oldest->second->end();
+    sessions.erase(oldest);
+    sessions_changed();
+    return true;
+  }
+
+  // Looks for expired sessions once a minute while the server is open.
+  void sweep_regularly() {
+    sweep_timer.expires_after(kSweepPeriod);
+    sweep_timer.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+      const auto state = weak.lock();
+      if (ec || !state || state->closed) return;
+      state->expire_idle();
+      state->sweep_regularly();
+    });
+  }
+
   void sessions_changed() const {
-    if (on_sessions_changed) on_sessions_changed();
+    if (on_change) on_change(HttpServer::Change::sessions);
   }
 
   HttpOptions options;
@@ -124,7 +189,8 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   io::Acceptor<tcp> acceptor;
   std::unordered_map<std::string, std::shared_ptr<McpHttpSession>> sessions;
   std::map<HttpConnection*, std::weak_ptr<HttpConnection>> connections;
-  std::function<void()> on_sessions_changed;
+  boost::asio::steady_timer sweep_timer;
+  std::function<void(HttpServer::Change)> on_change;
   bool closed = false;
 };
 
@@ -146,10 +212,20 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.close();
     state_->connections.erase(this);
+    if (state_->on_change) state_->on_change(HttpServer::Change::connection_closed);
   }
 
-  // Queues one SSE event on the stream; a reader that falls too far behind is cut off.
-  void send_event(std::string_view message) override { queue_raw(sse_event(message)); }
+  // Queues one SSE event on the stream; a reader that falls too far behind is
+  // cut off. A "look again" that still waits unwritten is not queued twice: a
+  // stream nobody reads then costs one copy, not one per tool call.
+  void send_event(std::string_view message) override {
+    if (says_look_again(message)) {
+      const auto [waiting, fresh] = unwritten_look_agains_.try_emplace(std::string(message), 0);
+      if (!fresh) return;
+      waiting->second = queued_bytes_ + sse_event_size(message);
+    }
+    queue_raw(sse_event(message));
+  }
 
  private:
   void read_request() {
@@ -193,6 +269,10 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     const auto path = target.substr(0, target.find('?'));
     if (refuse_foreign_host() || refuse_foreign_origin()) return;
     if (path != "/mcp") return serve_page(path);
+    // Two credentials: which one a proxy or an audit log saw is anyone's guess.
+    if (request_.count(http::field::authorization) > 1) {
+      return reply_error(http::status::bad_request, "More than one Authorization header");
+    }
     if (!bearer_accepted(header(http::field::authorization), state_->options.token)) {
       Response res = text_response(http::status::unauthorized, "Missing or wrong bearer token");
       res.set(http::field::www_authenticate, "Bearer");
@@ -255,9 +335,16 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   bool refuse_foreign_origin() {
     for (auto [it, end] = request_.equal_range(http::field::origin); it != end; ++it) {
       const std::string_view origin(it->value().data(), it->value().size());
-      if (!origin_allowed(origin, state_->options.allowed_origins) || origin.empty()) {
-        reply_error(http::status::forbidden, "Origin not allowed: " + std::string(origin.substr(0, 200)));
-        return true;
+      const auto shown = std::string(origin.substr(0, 200));
+      switch (judge_origin(origin, state_->options.allowed_origins)) {
+        case OriginVerdict::accepted:
+          continue;
+        case OriginVerdict::malformed:
+          reply_error(http::status::bad_request, "Malformed Origin header: '" + shown + "' (scheme://host[:port])");
+          return true;
+        case OriginVerdict::not_allowed:
+          reply_error(http::status::forbidden, "Origin not allowed: " + shown);
+          return true;
       }
     }
     return false;
@@ -409,19 +496,17 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return nullptr;
     }
     const auto& options = state_->options;
-    const auto full = [&] {
-      return state_->sessions.size() >= options.max_sessions ||
-             state_->sessions_of(group_) >= options.max_sessions_per_address;
-    };
-    if (full()) state_->expire_idle();
-    if (full()) {
+    if (!state_->make_room_for(group_)) {
       const bool mine = state_->sessions_of(group_) >= options.max_sessions_per_address;
-      reply_error(http::status::service_unavailable, mine ? "Too many MCP sessions from " + group_ + " (limit " +
-                                                                std::to_string(options.max_sessions_per_address) +
-                                                                ", [http] max_sessions_per_address); DELETE unused ones"
-                                                          : "Too many MCP sessions (limit " +
-                                                                std::to_string(options.max_sessions) +
-                                                                ", [http] max_sessions); DELETE unused ones");
+      Response res = text_response(http::status::service_unavailable,
+                                   mine ? "Too many MCP sessions from " + group_ + " with a call pending (limit " +
+                                              std::to_string(options.max_sessions_per_address) +
+                                              ", [http] max_sessions_per_address)"
+                                        : "Too many MCP sessions with a call pending (limit " +
+                                              std::to_string(options.max_sessions) + ", [http] max_sessions)");
+      res.set(http::field::retry_after, beast::string_view(kRetryAfterSeconds.data(), kRetryAfterSeconds.size()));
+      log::debug("http", peer_, ": 503 ", res.body());
+      send(std::move(res));
       return nullptr;
     }
     auto session = std::make_shared<McpHttpSession>(new_session_id(), options.queue_bytes);
@@ -443,7 +528,12 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return reply_error(header("Mcp-Session-Id").empty() ? http::status::bad_request : http::status::not_found,
                          "GET /mcp needs the Mcp-Session-Id of a live session");
     if (session->has_stream()) return reply_error(http::status::conflict, "This session already has an event stream");
+    session->last_used = std::chrono::steady_clock::now();
     streaming_ = true;
+    // The kernel's own buffer grows to megabytes on a fast link and would hide a
+    // reader that stopped from the queue bound below: keep it small.
+    boost::system::error_code ignored;
+    stream_.socket().set_option(boost::asio::socket_base::send_buffer_size(kStreamSendBuffer), ignored);
     queue_raw(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n"
         "Mcp-Session-Id: " +
@@ -552,6 +642,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void queue_raw(std::string_view bytes) {
     if (closed_) return;
     outgoing_.append(bytes);
+    queued_bytes_ += bytes.size();
     if (outgoing_.size() > state_->options.queue_bytes) {
       log::info("http", peer_, ": event stream dropped, ", outgoing_.size(), " bytes unread");
       return close();
@@ -568,6 +659,10 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                if (self->closed_) return;
                                if (ec) return self->close();
                                self->outgoing_.consumed(n);
+                               self->written_bytes_ += n;
+                               std::erase_if(self->unwritten_look_agains_, [&](const auto& waiting) {
+                                 return waiting.second <= self->written_bytes_;
+                               });
                                if (!self->outgoing_.empty()) self->write_more();
                              });
   }
@@ -581,7 +676,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   std::string group_;
   std::string session_id_;  // echoed on the response to a request of a session
   bool streaming_ = false;
-  io::OutgoingBytes outgoing_;  // the event stream's bytes
+  io::OutgoingBytes outgoing_;       // the event stream's bytes
+  std::uint64_t queued_bytes_ = 0;   // ever queued on outgoing_
+  std::uint64_t written_bytes_ = 0;  // ever written from it
+  // "Look again" notifications queued and not yet written, with where they end (in queued_bytes_).
+  std::map<std::string, std::uint64_t, std::less<>> unwritten_look_agains_;
   bool write_active_ = false;
   bool awaiting_reply_ = false;                    // a POST's call has not answered yet
   std::weak_ptr<McpHttpSession> pending_session_;  // whose requests those are
@@ -643,6 +742,7 @@ std::expected<void, std::string> HttpServer::open() {
   state_->acceptor.start("http", [state = state_](tcp::socket socket) {
     if (!state->closed) state->admit(std::move(socket));
   });
+  state_->sweep_regularly();
   return {};
 }
 
@@ -669,6 +769,7 @@ void HttpServer::close() {
   if (state_->closed) return;
   state_->closed = true;
   state_->acceptor.close();
+  state_->sweep_timer.cancel();
   for (auto& [id, session] : state_->sessions) session->end();
   state_->sessions.clear();
   auto connections = state_->connections;  // close() removes itself from the map
@@ -677,9 +778,7 @@ void HttpServer::close() {
   }
 }
 
-void HttpServer::on_sessions_changed(std::function<void()> changed) {
-  state_->on_sessions_changed = std::move(changed);
-}
+void HttpServer::on_change(std::function<void(Change)> changed) { state_->on_change = std::move(changed); }
 
 void HttpServer::for_each_session(const std::function<void(const rpc::Client&)>& visit) const {
   for (const auto& [id, session] : state_->sessions) visit(*session);

@@ -8,16 +8,10 @@
 
 namespace mcpud::http {
 
-namespace {
-
-// A notification that only says "look again" (a list changed, a resource was
-// updated): a second copy tells a client that has not read the first nothing.
 bool says_look_again(std::string_view message) {
   return message.find("list_changed\"") != std::string_view::npos ||
          message.find("\"notifications/resources/updated\"") != std::string_view::npos;
 }
-
-}  // namespace
 
 void McpHttpSession::push(std::string message) {
   if (auto stream = stream_.lock()) return stream->send_event(message);

@@ -17,6 +17,10 @@
 
 namespace mcpud::http {
 
+// A notification that only says "look again" (a list changed, a resource was
+// updated): a second copy tells a client that has not read the first nothing.
+bool says_look_again(std::string_view message);
+
 // Where a session's notifications are written: an open GET /mcp stream.
 class EventStream {
  public:

@@ -254,4 +254,18 @@ std::optional<int> DaemonProcess::wait_exit(Deadline deadline) {
   return exit_status_;
 }
 
+long DaemonProcess::status_field(const std::string& key) const {
+  std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+  std::string name;
+  long value = -1;
+  while (status >> name) {
+    if (name == key + ":") {
+      status >> value;
+      return value;
+    }
+    status.ignore(4096, '\n');
+  }
+  return -1;
+}
+
 }  // namespace mcpud::it

@@ -79,6 +79,9 @@ class DaemonProcess {
   std::optional<int> wait_exit(Deadline deadline = 10s);
   bool running();
   pid_t pid() const { return pid_; }
+  // A field of the process's /proc/PID/status (VmRSS in kB,
+  // voluntary_ctxt_switches), -1 if absent.
+  long status_field(const std::string& key) const;
 
  private:
   void drain(int out_fd, int err_fd);

@@ -36,6 +36,8 @@ TEST(HostRule, Parse_RefusesWhatIsNoHost) {
                                      "localhost:",
                                      "localhost:x",
                                      "localhost:65536",
+                                     "localhost:0",
+                                     "[::1]:00",
                                      "localhost:123456",
                                      "localhost:80:80",
                                      "evil.example@localhost",

@@ -9,23 +9,29 @@
 namespace mcpud::http {
 namespace {
 
-TEST(HttpPolicy, Origin_NoneAndLoopbackAreAllowed) {
-  EXPECT_TRUE(origin_allowed("", {}));
-  EXPECT_TRUE(origin_allowed("http://localhost", {}));
-  EXPECT_TRUE(origin_allowed("http://localhost:6274", {}));
-  EXPECT_TRUE(origin_allowed("https://127.0.0.1:8443", {}));
-  EXPECT_TRUE(origin_allowed("http://[::1]:80", {}));
+TEST(HttpPolicy, Origin_LoopbackIsAccepted) {
+  for (const auto origin : {"http://localhost", "http://localhost:6274", "https://127.0.0.1:8443", "http://[::1]:80",
+                            "http://LocalHost:65535", "http://127.1.2.3:1"}) {
+    EXPECT_EQ(judge_origin(origin, {}), OriginVerdict::accepted) << origin;
+  }
 }
 
 TEST(HttpPolicy, Origin_OthersOnlyWhenListed) {
-  EXPECT_FALSE(origin_allowed("http://evil.example", {}));
-  EXPECT_FALSE(origin_allowed("http://localhost.evil.example", {}));
-  EXPECT_FALSE(origin_allowed("http://127.0.0.1.nip.io", {}));
-  EXPECT_TRUE(origin_allowed("https://app.example", {"https://app.example"}));
-  EXPECT_FALSE(origin_allowed("https://app.example:1", {"https://app.example"}));
-  EXPECT_FALSE(origin_allowed("http://127.0.0.1:8080@evil.example", {})) << "userinfo before an evil host";
-  EXPECT_FALSE(origin_allowed("http://localhost:@evil.example", {}));
-  EXPECT_FALSE(origin_allowed("http://localhost:80/x", {}));
+  EXPECT_EQ(judge_origin("http://evil.example", {}), OriginVerdict::not_allowed);
+  EXPECT_EQ(judge_origin("http://localhost.evil.example", {}), OriginVerdict::not_allowed);
+  EXPECT_EQ(judge_origin("http://127.0.0.1.nip.io", {}), OriginVerdict::not_allowed);
+  EXPECT_EQ(judge_origin("null", {}), OriginVerdict::not_allowed);
+  EXPECT_EQ(judge_origin("chrome-extension://abc", {}), OriginVerdict::not_allowed);
+  EXPECT_EQ(judge_origin("https://app.example", {"https://app.example"}), OriginVerdict::accepted);
+  EXPECT_EQ(judge_origin("https://app.example:1", {"https://app.example"}), OriginVerdict::not_allowed);
+}
+
+TEST(HttpPolicy, Origin_NotSchemeHostPortIsMalformed) {
+  for (const auto origin : {"", "localhost", "http://127.0.0.1:8080@evil.example", "http://localhost:@evil.example",
+                            "http://localhost:80/x", "http://127.0.0.1:99999", "http://localhost:0",
+                            "http://[::1]:65536", "https://localhost:", "http://"}) {
+    EXPECT_EQ(judge_origin(origin, {}), OriginVerdict::malformed) << origin;
+  }
 }
 
 TEST(HttpPolicy, Accept_JsonAnEventStreamOrAWildcardCoveringThem) {

@@ -63,8 +63,10 @@ class HttpServer {
   std::string local_address() const;
   // Visits every live MCP session (for the daemon's status).
   void for_each_session(const std::function<void(const rpc::Client&)>& visit) const;
-  // Called after an MCP session begins or ends (for the daemon's status).
-  void on_sessions_changed(std::function<void()> changed);
+  // What on_change reports: an MCP session began or ended (the daemon's status
+  // shows sessions), or a connection closed (its buffers are free).
+  enum class Change { sessions, connection_closed };
+  void on_change(std::function<void(Change)> changed);
 
  private:
   friend class HttpConnection;
