@@ -196,6 +196,7 @@ struct Daemon::Wiring {
   void apply_settings() {
     if (auto level = log::parse_level(config.log_level)) log::set_level(*level);
     registry.set_user_only_names(config.mcp.mcp.user_only_tools);
+    activity->show_details(config.mcp.mcp.activity_details);
     const auto& configured = config.limits;
     limits = {configured.max_line_bytes, configured.client_queue_bytes, configured.max_clients,
               configured.max_clients_per_address, std::chrono::seconds(configured.idle_timeout_s)};

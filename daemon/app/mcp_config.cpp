@@ -16,6 +16,7 @@ void add_mcp_schema(json& schema) {
     "type": "object", "additionalProperties": false, "default": {},
     "properties": {
       "page_bytes": {"type": "integer", "minimum": 512, "maximum": 16777216, "default": 8000},
+      "activity_details": {"type": "boolean", "default": false},
       "user_only_tools": {"type": "array", "items": {"type": "string", "minLength": 1},
                           "default": ["reload", "*reboot*", "*restart*", "*reconfigure*", "*shutdown*"]}
     }
@@ -46,6 +47,7 @@ std::expected<McpSections, std::string> parse_mcp_sections(const json& document)
   McpSections out;
   const auto& mcp = document.at("mcp");
   out.mcp.page_bytes = mcp.at("page_bytes").get<std::size_t>();
+  out.mcp.activity_details = mcp.at("activity_details").get<bool>();
   out.mcp.user_only_tools = mcp.at("user_only_tools").get<std::vector<std::string>>();
   const auto& unix_socket = document.at("unix_socket");
   // Not a schema default: an absent path is told apart from the same path given.

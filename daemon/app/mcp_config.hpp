@@ -20,6 +20,7 @@ inline constexpr const char* kDefaultUnixSocket = "/run/mcpud/mcpud.sock";
 // Defaults are the schema's (add_mcp_schema), read in by parse_mcp_sections.
 struct McpConfig {
   std::size_t page_bytes{};  // tools/list page budget, as voice-assistant firmware uses
+  bool activity_details{};   // mcpu://daemon/activity carries each call's arguments and result
   // Tool names (with * wildcards) listed only to clients that ask for user tools.
   std::vector<std::string> user_only_tools;
 };

@@ -22,13 +22,13 @@ void ActivityLog::on_call(const CallRecord& call) {
                           {"door", call.caller.door},
                           {"client", call.caller.label()},
                           {"tool", call.tool},
-                          {"arguments", bounded_copy(call.arguments, kValueBytes)},
                           {"ok", call.outcome.has_value()},
                           {"duration_ms", std::chrono::duration<double, std::milli>(call.duration).count()}};
-  if (call.outcome)
-    entry["result"] = bounded_copy(*call.outcome, kValueBytes);
-  else
+  if (details_) entry["arguments"] = bounded_copy(call.arguments, kValueBytes);
+  if (!call.outcome)
     entry["error"] = error_json(call.outcome.error());
+  else if (details_)
+    entry["result"] = bounded_copy(*call.outcome, kValueBytes);
   recent_.add(std::string(call.tool), std::move(entry));
 }
 

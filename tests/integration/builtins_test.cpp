@@ -48,20 +48,43 @@ TEST_F(Builtins, GpioWriteIsPushedToClientsSubscribedToThePinAndNoOneElse) {
   EXPECT_TRUE(watcher->silent_for(500ms)) << "told after unsubscribing";
 }
 
-// gpio_write and gpio_read answer a client with text they write directly; a
-// call the activity watches is recorded with its result as a value all the same.
-TEST_F(Builtins, AWatchedGpioCallIsInTheActivityWithItsResult) {
+// What the activity's subscriber is pushed of one gpio_write by another client.
+json watched_gpio_write(LineClient& watcher, LineClient& writer) {
+  EXPECT_TRUE(watcher.result("subscribe", {{"uris", {"mcpu://daemon/activity"}}}).contains("subscribed"));
+  EXPECT_EQ(writer.result("gpio_write", {{"pin", 2}, {"value", true}}),
+            (json{{"pin", 2}, {"name", "led"}, {"value", true}}));
+  const auto pushed = watcher.read_line(2s);
+  EXPECT_TRUE(pushed) << "the call was not pushed to the activity's subscriber";
+  return pushed ? json::parse(*pushed)["params"]["data"] : json();
+}
+
+// The activity tells every client (TCP has no authentication) which tool ran
+// and how it went, not what another client passed it or got back.
+TEST_F(Builtins, TheActivityNamesACallAndItsOutcomeNotItsArguments) {
   auto watcher = connect();
   ASSERT_TRUE(watcher);
-  ASSERT_TRUE(watcher->result("subscribe", {{"uris", {"mcpu://daemon/activity"}}}).contains("subscribed"));
-  const json written{{"pin", 2}, {"name", "led"}, {"value", true}};
-  EXPECT_EQ(client().result("gpio_write", {{"pin", 2}, {"value", true}}), written);
-  const auto pushed = watcher->read_line(2s);
-  ASSERT_TRUE(pushed) << "the call was not pushed to the activity's subscriber";
-  const json data = json::parse(*pushed)["params"]["data"];
-  EXPECT_EQ(data["tool"], "gpio_write") << *pushed;
-  EXPECT_EQ(data["result"], written) << *pushed;
-  EXPECT_EQ(client().result("gpio_read", {{"pin", 2}}), written);
+  const json data = watched_gpio_write(*watcher, client());
+  EXPECT_EQ(data["tool"], "gpio_write") << data;
+  EXPECT_EQ(data["ok"], true) << data;
+  EXPECT_FALSE(data.contains("arguments")) << data;
+  EXPECT_FALSE(data.contains("result")) << data;
+}
+
+// gpio_write and gpio_read answer a client with text they write directly; a
+// call the activity watches (with [mcp] activity_details) is recorded with its
+// result as a value all the same.
+TEST(BuiltinsActivity, WithActivityDetailsAWatchedGpioCallIsInTheActivityWithItsResult) {
+  DaemonProcess daemon;
+  const auto port = daemon.start_tcp(
+      {"--config", daemon.write_file("mcpud.toml", sim_config_toml() + "\n[mcp]\nactivity_details = true\n")});
+  ASSERT_NE(port, 0);
+  auto watcher = LineClient::connect_tcp(port);
+  auto writer = LineClient::connect_tcp(port);
+  ASSERT_TRUE(watcher && writer);
+  const json data = watched_gpio_write(*watcher, *writer);
+  EXPECT_EQ(data["tool"], "gpio_write") << data;
+  EXPECT_EQ(data["arguments"], (json{{"pin", 2}, {"value", true}})) << data;
+  EXPECT_EQ(data["result"], (json{{"pin", 2}, {"name", "led"}, {"value", true}})) << data;
 }
 
 TEST_F(Builtins, GpioReadOfTheSquareWaveButtonIsABoolean) {

@@ -25,6 +25,7 @@ class ActivityLogTest : public ::testing::Test {
     tool.invoke = [](json args, ToolReply reply) { reply(std::move(args)); };
     ASSERT_TRUE(registry.add(std::move(tool)));
     registry.observe_calls(activity);
+    activity->show_details(true);
   }
   void call(json args, const Caller& caller = {}) {
     registry.call(caller, "echo", std::move(args), [](ToolResult) {});
@@ -52,6 +53,21 @@ TEST(EventHubInterest, IsCountedWhileHeldAndOutlivesTheHub) {
     survivor = hub.want(EventKind::LogLine);
   }
   survivor.reset();  // the hub is gone: nothing to count down
+}
+
+TEST_F(ActivityLogTest, WithoutDetailsACallIsItsToolAndOutcomeOnly) {
+  activity->show_details(false);
+  auto interest = hub.want(EventKind::ToolCalled);
+  call({{"n", 1}}, Caller{.door = "http", .peer = "127.0.0.1"});
+  call({{"n", "x"}});
+  const auto entries = activity->snapshot()["entries"];
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["tool"], "echo");
+  EXPECT_EQ(entries[0]["ok"], true);
+  EXPECT_FALSE(entries[0].contains("arguments")) << entries[0];
+  EXPECT_FALSE(entries[0].contains("result")) << entries[0];
+  EXPECT_EQ(entries[1]["error"]["code"], -32602) << "the outcome stays";
+  EXPECT_FALSE(entries[1].contains("arguments")) << entries[1];
 }
 
 TEST_F(ActivityLogTest, RecordsNothingWhileNobodyWantsIt) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The activity feed: every tool call from every client (door, client, tool,
-// arguments, outcome, duration), kept in a bounded history and published as
-// EventKind::ToolCalled. Calls are recorded only while some subscriber wants
+// outcome, duration, and with show_details its arguments and result), kept in a
+// bounded history and published as EventKind::ToolCalled. Calls are recorded only while some subscriber wants
 // them, so an unwatched daemon pays nothing per call. Single-threaded.
 #pragma once
 
@@ -20,12 +20,18 @@ class ActivityLog final : public CallObserver {
 
   bool wants_calls() const override { return recent_.wanted(); }
   void on_call(const CallRecord& call) override;
-  // The calls kept: {entries: [{seq, time_ms, door, client, tool, arguments, ok,
-  // result | error, duration_ms}], next_seq, dropped}.
+  // Whether calls from now on are recorded with their arguments and result.
+  // Off by default: every client that may read resources reads the feed,
+  // on doors without authentication too, and one client's arguments (a
+  // serial line it wrote, an I2C payload) are not every client's business.
+  void show_details(bool shown) { details_ = shown; }
+  // The calls kept: {entries: [{seq, time_ms, door, client, tool, arguments?,
+  // ok, result? | error, duration_ms}], next_seq, dropped}.
   nlohmann::json snapshot() const { return recent_.snapshot(); }
 
  private:
   RecentEvents recent_;
+  bool details_ = false;
 };
 
 }  // namespace mcpud
