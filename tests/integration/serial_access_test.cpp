@@ -111,6 +111,43 @@ TEST_F(SerialTest, PathsThatAreNotAllowedSerialPortsGetOneAnswerAndAreNeverOpene
   EXPECT_TRUE(opened.empty()) << "mcpud opened " << opened.front();
 }
 
+// An allowed link name stands for its device only when no other user could
+// have made or swapped the link: `ln -s /dev/pts/2 ttyEVIL` by someone else
+// must not hand a client another user's terminal.
+TEST_F(SerialTest, ALinkAnotherUserCouldHaveMadeOrSwappedIsNotOpened) {
+  const auto dir = daemon_.temp_dir().path();
+  const auto shared = dir / "shared";
+  std::filesystem::create_directory(shared);
+  ASSERT_EQ(::chmod(shared.c_str(), 0777), 0);
+  SerialPeer mine(link("ttyMINE"));
+  SerialPeer theirs(link("ttyTHEIRS"));
+  SerialPeer in_shared(shared / "ttyV0");
+  const bool as_root = ::geteuid() == 0;
+  if (as_root) ASSERT_EQ(::lchown(theirs.link().c_str(), 65534, 65534), 0);  // made by nobody
+  start_with({.lines = "allowed_ports = [\"" + dir.string() + "/tty*\", \"" + shared.string() + "/tty*\"]",
+              .allow_test_ptys = false});
+  const json swappable = call("serial_connect", {{"port", in_shared.link()}});
+  ASSERT_TRUE(is_error(swappable, -32020, "NOT_AUTHORIZED")) << swappable.dump();
+  EXPECT_TRUE(contains(error_message(swappable), "is a link in a directory other users may write to")) << swappable;
+  if (as_root) {
+    const json foreign = call("serial_connect", {{"port", theirs.link()}});
+    ASSERT_TRUE(is_error(foreign, -32020, "NOT_AUTHORIZED")) << foreign.dump();
+    EXPECT_TRUE(contains(error_message(foreign),
+                         "leads to the terminal " + theirs.slave() + " and was made by another user (uid 65534)"))
+        << foreign;
+  }
+  EXPECT_FALSE(connect(mine).empty()) << "a link of mcpud's own user in its own directory";
+}
+
+TEST_F(SerialTest, AnotherUsersLinkToAPtyIsOpenedWhenTheConfigAllowsPtys) {
+  if (::geteuid() != 0) GTEST_SKIP() << "making a link another user owns needs root";
+  SerialPeer theirs(link("ttyTHEIRS"));
+  ASSERT_EQ(::lchown(theirs.link().c_str(), 65534, 65534), 0);
+  start_with({.lines = "allowed_ports = [\"" + daemon_.temp_dir().path().string() + "/tty*\", \"/dev/pts/*\"]",
+              .allow_test_ptys = false});
+  EXPECT_FALSE(connect(theirs).empty());
+}
+
 TEST_F(SerialTest, ASessionIsItsOpenersAloneAndClosesWhenItsOpenerLeaves) {
   SerialPeer peer(link("ttyMINE"));
   start_with({.share_sessions = false});

@@ -3,8 +3,12 @@
 #include "port_access.hpp"
 
 #include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 
 namespace mcpud::serial {
 namespace {
@@ -41,6 +45,35 @@ Error not_allowed(const SerialConfig& config, const std::string& path) {
                            "pty device under /dev)");
 }
 
+// Why a link that leads to `device` cannot stand for it, or nothing when it
+// can. A link is trusted only where no other user could have made or swapped
+// it: its directory is not writable by others, and a link to a pseudo-terminal
+// (someone's shell, not a serial port) was made by this daemon's user or root.
+std::optional<std::string> untrusted_link(const std::string& path, const io::TtyDevice& device) {
+  namespace fs = std::filesystem;
+  const bool to_pty = device.path.starts_with("/dev/pts/");
+  fs::path at = path;
+  for (int hop = 0; hop < 40; ++hop) {  // the kernel's own bound on a chain of links
+    struct stat link {};
+    if (::lstat(at.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return std::nullopt;
+    struct stat dir {};
+    if (::stat(at.parent_path().c_str(), &dir) != 0 || (dir.st_mode & S_IWOTH) != 0) {
+      return at.string() + " is a link in a directory other users may write to (" + at.parent_path().string() +
+             "), so anyone could point it elsewhere: make the link in a directory only its owner writes";
+    }
+    if (to_pty && link.st_uid != ::geteuid() && link.st_uid != 0) {
+      return at.string() + " leads to the terminal " + device.path + " and was made by another user (uid " +
+             std::to_string(link.st_uid) + "): a pty is opened through a link of mcpud's own user, or by " +
+             "allowing /dev/pts/* in [serial] allowed_ports";
+    }
+    std::error_code ec;
+    const auto target = fs::read_symlink(at, ec);
+    if (ec) return std::nullopt;
+    at = target.is_absolute() ? target : at.parent_path() / target;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string port_path(const std::string& port) { return port.starts_with('/') ? port : "/dev/" + port; }
@@ -73,7 +106,12 @@ Result<io::TtyDevice> check_port(const SerialConfig& config, const std::string& 
     }
     return std::unexpected(not_allowed(config, path));
   }
-  if (!named_allowed && !port_allowed(config, device->path)) return std::unexpected(not_allowed(config, path));
+  if (port_allowed(config, device->path)) return *device;
+  if (!named_allowed) return std::unexpected(not_allowed(config, path));
+  // Allowed only by the name of a link: the link must be one the operator's side made.
+  if (const auto why = untrusted_link(path, *device)) {
+    return std::unexpected(Error::domain(DomainError::NotAuthorized, *why));
+  }
   return *device;
 }
 

@@ -24,7 +24,10 @@ bool port_allowed(const SerialConfig& config, const std::string& path);
 
 // Checks `path` (from port_path) before anything opens it; the device to open.
 // Errors: NOT_AUTHORIZED when the configuration allows no port, or when `path`
-// is not an allowed serial port (one message for every reason); OPEN_ERROR for
+// is not an allowed serial port (one message for every reason), or when it is
+// allowed only as a link that another user could have made or swapped (a link
+// in a directory others may write to; a link to a pty not made by mcpud's own
+// user or root), with that reason; OPEN_ERROR for
 // an allowed path with no device behind it (unplugged), or when the kernel's
 // list of tty drivers cannot be read.
 Result<io::TtyDevice> check_port(const SerialConfig& config, const std::string& path);
