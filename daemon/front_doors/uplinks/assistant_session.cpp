@@ -18,6 +18,7 @@ AssistantSession::AssistantSession(boost::asio::io_context& io, rpc::Engine& eng
   caller.door = "assistant";
   caller.peer = options_.transport;
   conventions = rpc::McpConventions::VoiceAssistant;
+  reply_bytes_limit = options_.max_reply_bytes;
 }
 
 void AssistantSession::start(std::shared_ptr<MessageLink> link) {

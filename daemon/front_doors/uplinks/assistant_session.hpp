@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,10 @@ struct SessionOptions {
   nlohmann::json audio_params;
   std::chrono::milliseconds hello_timeout{};
   bool push_pin_events{};  // notifications/pin_event for every PinEvent, once initialized
+  // The most bytes one reply (a batch's replies together) may take: what the
+  // link sends in one message and queues. Past it, results are REPLY_TOO_LARGE
+  // while the batch is built, as on the line transports.
+  std::size_t max_reply_bytes = std::numeric_limits<std::size_t>::max();
 };
 
 class AssistantSession final : public rpc::Client, public std::enable_shared_from_this<AssistantSession> {

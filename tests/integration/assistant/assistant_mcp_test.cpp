@@ -4,6 +4,7 @@
 // tools, tools/call answers and errors, ping, and the notifications mcpud pushes.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -118,6 +119,30 @@ TEST_F(AssistantUplinkTest, ToolsListPagesByBytesAndListsUserOnlyToolsOnRequest)
       EXPECT_EQ(tool["annotations"]["audience"], json::array({"user"}));
     }
   }
+}
+
+// A batch whose replies together would be megabytes is bounded while it is
+// built, as on the line transports: the replies past the bound are
+// REPLY_TOO_LARGE, and the link stays up.
+TEST_F(AssistantUplinkTest, ABatchsRepliesAreBoundedWhileTheyAreBuilt) {
+  start("max_message_bytes = 65536");
+  auto peer = initialized();
+  ASSERT_TRUE(peer);
+  json batch = json::array();
+  for (int i = 0; i < 1000; ++i) batch.push_back({{"jsonrpc", "2.0"}, {"id", 100 + i}, {"method", "tools/list"}});
+  peer->send_mcp(batch);
+  std::optional<json> replies;
+  while ((replies = peer->next_payload(30s)) && !replies->is_array()) {
+  }
+  ASSERT_TRUE(replies) << "no reply to the batch; log:\n" << daemon_.log();
+  ASSERT_EQ(replies->size(), 1000u);
+  const auto too_large = std::count_if(replies->begin(), replies->end(), [](const json& reply) {
+    return reply.contains("error") && reply["error"]["data"].value("code", "") == "REPLY_TOO_LARGE";
+  });
+  EXPECT_GT(too_large, 900) << "a batch of 1000 full pages fit in 64 KiB";
+  EXPECT_LT(too_large, 1000) << "the first pages fit";
+  EXPECT_LE(replies->dump().size(), 65536u + 1000u * 300u);
+  EXPECT_TRUE(peer->result("tools/list").contains("tools")) << "the link went down";
 }
 
 TEST_F(AssistantUplinkTest, ToolsCallAnswersAndReportsErrorsProperly) {

@@ -42,6 +42,13 @@ class AssistantPeer {
     return true;
   }
 
+  // The payload of the next message (a response or a notification), or nothing by the deadline.
+  std::optional<json> next_payload(Deadline deadline = 10s) {
+    auto message = connection_->receive(deadline);
+    if (!message) return std::nullopt;
+    return (*message)["payload"];
+  }
+
   void send_mcp(const json& payload) {
     connection_->send(json{{"session_id", session_id_}, {"type", "mcp"}, {"payload", payload}}.dump());
   }
