@@ -74,8 +74,8 @@ std::string initialize(int port) {
 }
 
 std::string ping(int port, const std::string& session) {
-  return status_line(round_trip(port, post_text(R"({"jsonrpc":"2.0","id":7,"method":"ping"})",
-                                              "Mcp-Session-Id: " + session + "\r\n")));
+  return status_line(round_trip(
+      port, post_text(R"({"jsonrpc":"2.0","id":7,"method":"ping"})", "Mcp-Session-Id: " + session + "\r\n")));
 }
 
 TEST(HttpSessions, HostsThatNeverDeleteEndTheirOwnLeastRecentlyUsedSession) {
@@ -89,7 +89,8 @@ TEST(HttpSessions, HostsThatNeverDeleteEndTheirOwnLeastRecentlyUsedSession) {
   const auto fifth = initialize(port);
   ASSERT_FALSE(fifth.empty()) << "a host that never DELETEs was refused a session";
   EXPECT_EQ(ping(port, sessions[1]), "HTTP/1.1 404 Not Found") << "the least recently used session lives on";
-  for (const auto& live : {sessions[0], sessions[2], sessions[3], fifth}) EXPECT_EQ(ping(port, live), "HTTP/1.1 200 OK");
+  for (const auto& live : {sessions[0], sessions[2], sessions[3], fifth})
+    EXPECT_EQ(ping(port, live), "HTTP/1.1 200 OK");
   EXPECT_TRUE(daemon.wait_for_log("ended MCP session " + sessions[1] + " of 127.0.0.1, the least recently used"));
 
   // Many more, as a host restarted over and over would open: never refused.
@@ -111,9 +112,9 @@ onewire = { id = "28-00000a1b2c3d" }
   ASSERT_FALSE(busy.empty());
   auto reading = LineClient::connect_tcp(port);
   ASSERT_TRUE(reading);
-  ASSERT_TRUE(reading->send_raw(
-      post_text(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sensor_read","arguments":{"name":"tank"}}})",
-                "Mcp-Session-Id: " + busy + "\r\n")));
+  ASSERT_TRUE(reading->send_raw(post_text(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sensor_read","arguments":{"name":"tank"}}})",
+      "Mcp-Session-Id: " + busy + "\r\n")));
   std::this_thread::sleep_for(200ms);  // the read has begun: its conversion takes 750 ms
 
   const auto refused = round_trip(port, post_text(kInitialize));
@@ -167,13 +168,14 @@ TEST(HttpStreams, UnreadStreamsAreBoundedAndWhatTheyHeldIsGivenBackWhenTheyEnd) 
   for (int i = 0; i < kStreams; ++i) {
     sessions.push_back(initialize(port));
     ASSERT_TRUE(contains(round_trip(port, session_request(sessions.back(), "resources/subscribe",
-                                                        R"({"uri":"mcpu://daemon/activity"})")),
+                                                          R"({"uri":"mcpu://daemon/activity"})")),
                          "HTTP/1.1 200"));
     auto stream = LineClient::connect_tcp(port, 5s, /*receive_buffer=*/4096);
     ASSERT_TRUE(stream);
-    ASSERT_TRUE(stream->send_raw("GET /mcp HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
-                                 "Mcp-Session-Id: " +
-                                 sessions.back() + "\r\n\r\n"));
+    ASSERT_TRUE(
+        stream->send_raw("GET /mcp HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
+                         "Mcp-Session-Id: " +
+                         sessions.back() + "\r\n\r\n"));
     streams.push_back(std::move(*stream));
   }
   auto caller = LineClient::connect_tcp(tcp_port);
@@ -214,9 +216,9 @@ TEST(HttpStreams, AStreamItsClientStoppedReadingIsCutPastTheQueueBound) {
   ASSERT_TRUE(http_port);
   const int port = std::stoi(http_port->at(1));
   const auto session = initialize(port);
-  ASSERT_TRUE(contains(round_trip(port, session_request(session, "resources/subscribe",
-                                                      R"({"uri":"mcpu://daemon/activity"})")),
-                       "HTTP/1.1 200"));
+  ASSERT_TRUE(
+      contains(round_trip(port, session_request(session, "resources/subscribe", R"({"uri":"mcpu://daemon/activity"})")),
+               "HTTP/1.1 200"));
   auto stream = LineClient::connect_tcp(port, 5s, /*receive_buffer=*/4096);
   ASSERT_TRUE(stream && stream->send_raw("GET /mcp HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
                                          "Mcp-Session-Id: " +

@@ -44,7 +44,7 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal((await post(ping, { "Mcp-Session-Id": "nope" })).status, 404);
     assert.equal((await post(ping)).status, 400);
     assert.equal((await post("{not json", {})).status, 400);
-    assert.equal((await post(ping, { Origin: "http://127.0.0.1:1@evil.example" })).status, 403, "userinfo hiding a foreign host");
+    assert.equal((await post(ping, { Origin: "http://127.0.0.1:1@evil.example" })).status, 400, "userinfo hiding a foreign host");
     // Two Origin headers (fetch would merge them): every one is checked.
     const raw = await rawExchange("POST /mcp HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nOrigin: http://evil.example\r\n" +
       "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");

@@ -84,11 +84,8 @@ void AssistantUplink::connect() {
   std::string problem;
   auto link = make_link(problem);
   if (!link) return on_ended(problem, false);
-  SessionOptions session{config_.mqtt() ? "udp" : "websocket",
-                         config_.protocol_version,
-                         config_.audio_params,
-                         milliseconds(config_.hello_timeout_ms),
-                         config_.push_pin_events,
+  SessionOptions session{config_.mqtt() ? "udp" : "websocket", config_.protocol_version, config_.audio_params,
+                         milliseconds(config_.hello_timeout_ms), config_.push_pin_events,
                          // Half the queue: the REPLY_TOO_LARGE errors of a long batch's
                          // other elements, and notifications, still fit beside it.
                          std::min(config_.max_message_bytes, config_.queue_bytes / 2)};

@@ -90,6 +90,7 @@ const Fields<Config>& config_fields() {
       {"/limits/max_clients_per_address", [](const Config& c) -> json { return c.limits.max_clients_per_address; }},
       {"/limits/idle_timeout_s", [](const Config& c) -> json { return c.limits.idle_timeout_s; }},
       {"/mcp/page_bytes", [](const Config& c) -> json { return c.mcp.mcp.page_bytes; }},
+      {"/mcp/activity_details", [](const Config& c) -> json { return c.mcp.mcp.activity_details; }},
       {"/mcp/user_only_tools", [](const Config& c) -> json { return c.mcp.mcp.user_only_tools; }},
       {"/unix_socket/group", [](const Config& c) -> json { return c.mcp.unix_socket.group; }},
       {"/unix_socket/mode", [](const Config& c) -> json { return octal(c.mcp.unix_socket.mode); }},
