@@ -188,7 +188,10 @@ struct Daemon::Wiring {
                     [this] { return bridges.discovery_settled(); }, &daemon_resources},
                    options.mcp};
   uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
-                              [this] { return limits.max_line_bytes; }, kVersion}};
+                              [this] {
+                                return uplinks::UplinkSet::ClientLimits{limits.max_line_bytes, limits.queue_bytes};
+                              },
+                              kVersion}};
   bool stopped = false;
   int exit_status = 0;  // what run() returns: 1 when the stdio client's replies were lost
 

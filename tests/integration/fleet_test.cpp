@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -31,12 +32,14 @@ class Fleet : public ::testing::Test {
   }
 
   // Starts an mcpud named `device` with [uplink.fleet] pointing at the broker
-  // plus `fleet_lines`, and waits until it says it is connected.
-  DaemonProcess& start_device(const std::string& device, const std::string& fleet_lines = "") {
+  // plus `fleet_lines` (and `limits` in [limits]), and waits until it says it is connected.
+  DaemonProcess& start_device(const std::string& device, const std::string& fleet_lines = "",
+                              const std::string& limits = "") {
     auto& daemon = *devices_.emplace_back(std::make_unique<DaemonProcess>());
     const auto fleet = "\n[uplink.fleet]\nbroker = \"" + broker_.address() + "\"\nkeepalive_s = 5\n" +
                        "retry_max_ms = 200\n" + fleet_lines;
-    const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.device = device, .extra_pins = fleet}));
+    const auto config =
+        daemon.write_file("mcpud.toml", sim_config_toml({.device = device, .limits = limits, .extra_pins = fleet}));
     EXPECT_GT(daemon.start_tcp({"--config", config}), 0);
     // "online" follows the device's subscription to its request topic: from
     // then on requests reach it.
@@ -127,6 +130,27 @@ TEST_F(Fleet, Mqtt311ClientsGetRepliesOnTheirPerClientTopic) {
   auto shared = old_host.wait_for_topic("mcpud/v3-device/rpc/res");
   ASSERT_TRUE(shared);
   EXPECT_EQ(json::parse(shared->payload)["id"], 9);
+}
+
+// A batch whose replies together would be megabytes is bounded as on the line
+// transports (client_queue_bytes): one MQTT message, REPLY_TOO_LARGE past it.
+TEST_F(Fleet, ABatchsRepliesAreBoundedAsALinesAre) {
+  start_device("board-b", "", "client_queue_bytes = 65536");
+  MqttPeer host(broker_.port(), "host");
+  host.subscribe("r/batch");
+  json batch = json::array();
+  for (int i = 0; i < 400; ++i) batch.push_back({{"jsonrpc", "2.0"}, {"id", i}, {"method", "list_tools"}});
+  host.publish("mcpud/board-b/rpc/req", batch.dump(), "r/batch", "b");
+  const auto reply = host.wait_for_topic("r/batch", 20s);
+  ASSERT_TRUE(reply);
+  EXPECT_LE(reply->payload.size(), 65536u + 400u * 300u);
+  const auto replies = json::parse(reply->payload);
+  ASSERT_EQ(replies.size(), 400u);
+  const auto too_large = std::count_if(replies.begin(), replies.end(), [](const json& r) {
+    return r.contains("error") && r["error"]["data"].value("code", "") == "REPLY_TOO_LARGE";
+  });
+  EXPECT_GT(too_large, 300);
+  EXPECT_LT(too_large, 400) << "the first replies fit";
 }
 
 TEST_F(Fleet, BadRequestsGetJsonRpcErrorsAndTheDeviceKeepsServing) {

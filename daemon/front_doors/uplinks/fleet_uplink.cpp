@@ -178,6 +178,7 @@ FleetUplink::Requester& FleetUplink::requester(const std::string& reply_topic) {
   }
   auto position = recent_.insert(recent_.end(), reply_topic);
   auto requester = std::make_shared<Requester>(weak_from_this(), reply_topic, identity_);
+  requester->reply_bytes_limit = ctx_.max_reply_bytes;  // one reply is one MQTT message, bounded as a line's
   auto& entry = requesters_[reply_topic] = {std::move(requester), position};
   return *entry.first;
 }

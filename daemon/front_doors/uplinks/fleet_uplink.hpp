@@ -36,6 +36,7 @@ struct FleetContext {
   rpc::Engine& engine;
   EventHub& events;
   std::size_t max_request_bytes;  // the line transports' max_line_bytes
+  std::size_t max_reply_bytes;    // their client_queue_bytes: past it a batch's results are REPLY_TOO_LARGE
   std::string device;             // resolved: [uplink.fleet] device, else the config's device name
   std::string version;
 };

@@ -76,8 +76,10 @@ void UplinkSet::reconcile_fleet() {
     return;
   }
   try {
-    FleetContext context{ctx_.io, ctx_.dispatcher, ctx_.engine, ctx_.events, ctx_.max_line_bytes(),
-                         device,  ctx_.version};
+    const auto limits = ctx_.client_limits();
+    FleetContext context{
+        ctx_.io, ctx_.dispatcher, ctx_.engine, ctx_.events, limits.max_request_bytes, limits.max_reply_bytes,
+        device,  ctx_.version};
     fleet_ = std::make_shared<FleetUplink>(std::move(context), wanted);
     fleet_->start();
   } catch (const std::exception& e) {

@@ -26,6 +26,12 @@ class AssistantUplink;
 
 class UplinkSet {
  public:
+  // What one request and one reply may take, as [limits] says for every client.
+  struct ClientLimits {
+    std::size_t max_request_bytes{};  // max_line_bytes
+    std::size_t max_reply_bytes{};    // client_queue_bytes: a batch's replies together
+  };
+
   struct Context {
     boost::asio::io_context& io;
     ToolRegistry& registry;
@@ -34,7 +40,7 @@ class UplinkSet {
     EventHub& events;
     const UplinkConfig& config;                   // the running configuration's [uplink]
     std::function<std::string()> device;          // the device name, for fleet topics
-    std::function<std::size_t()> max_line_bytes;  // the largest message a client may send
+    std::function<ClientLimits()> client_limits;  // the line transports' bounds, which the fleet keeps too
     std::string version;
   };
 
