@@ -15,6 +15,10 @@ bool says_look_again(std::string_view message) {
 
 void McpHttpSession::push(std::string message) {
   if (auto stream = stream_.lock()) return stream->send_event(message);
+  // A client that never opened a stream (many POST-only hosts) would never read
+  // its log lines and events, but each of its sessions would hold a backlog of
+  // them until it ends. What it needs when a stream does open is what changed.
+  if (!streamed_ && !says_look_again(message)) return;
   // A session its client left (no stream, no DELETE) would otherwise keep one
   // copy per change until it expires: a replugged device's every come and go.
   if (says_look_again(message)) {
@@ -41,6 +45,7 @@ void McpHttpSession::defer(std::function<void()> next) {
 
 void McpHttpSession::attach(const std::shared_ptr<EventStream>& stream) {
   stream_ = stream;
+  streamed_ = true;
   for (const auto& message : backlog_) stream->send_event(message);
   backlog_.clear();
   backlog_bytes_ = 0;

@@ -31,7 +31,8 @@ class EventStream {
 
 class McpHttpSession final : public rpc::Client, public std::enable_shared_from_this<McpHttpSession> {
  public:
-  // `backlog_bytes`: notifications kept while no stream is open (oldest dropped first).
+  // `backlog_bytes`: notifications kept while no stream is open (oldest dropped
+  // first); before the first stream only "look again" ones (says_look_again).
   McpHttpSession(std::string id, std::size_t backlog_bytes) : id_(std::move(id)), backlog_limit_(backlog_bytes) {
     caller.door = "http";               // the peer is the address that initializes the session
     reply_bytes_limit = backlog_bytes;  // one POST's reply, like one line's on the other doors
@@ -59,6 +60,7 @@ class McpHttpSession final : public rpc::Client, public std::enable_shared_from_
   std::string id_;
   std::size_t backlog_limit_;
   std::weak_ptr<EventStream> stream_;
+  bool streamed_ = false;  // a stream was attached once: the client listens
   std::deque<std::string> backlog_;
   std::size_t backlog_bytes_ = 0;
   boost::asio::any_io_executor executor_;

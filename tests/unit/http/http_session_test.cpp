@@ -29,6 +29,7 @@ TEST(McpHttpSession, PushesGoToTheStreamOnceAttached) {
 
 TEST(McpHttpSession, BacklogIsBoundedAndSentOnAttach) {
   McpHttpSession session("id", 10);
+  session.attach(std::make_shared<RecordingStream>());  // its client listened, then its stream went
   for (const char* message : {"1111", "2222", "3333"}) session.push(message);
   EXPECT_EQ(session.backlog_size(), 2u);  // 12 bytes > 10: the oldest went
   auto stream = std::make_shared<RecordingStream>();
@@ -43,11 +44,23 @@ TEST(McpHttpSession, BacklogKeepsOneCopyOfALookAgainNotificationTheNewest) {
       R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"mcpu://pins/led"}})";
   const std::string log = R"({"jsonrpc":"2.0","method":"notifications/message","params":{"data":"x"}})";
   McpHttpSession session("id", 4096);
+  session.attach(std::make_shared<RecordingStream>());  // gone again at once
   for (const auto& message : {tools, updated, log, tools, log, updated, tools}) session.push(message);
   auto stream = std::make_shared<RecordingStream>();
   session.attach(stream);
   // Log lines are kept as they came; the changes once each, where they last came.
   EXPECT_EQ(stream->events, (std::vector<std::string>{log, log, updated, tools}));
+}
+
+TEST(McpHttpSession, BeforeItsFirstStreamOnlyWhatChangedWaits) {
+  const std::string tools = R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}})";
+  const std::string log = R"({"jsonrpc":"2.0","method":"notifications/message","params":{"data":"x"}})";
+  McpHttpSession session("id", 4096);
+  for (const auto& message : {log, tools, log}) session.push(message);
+  EXPECT_EQ(session.backlog_size(), 1u) << "a client that never listened kept its log lines";
+  auto stream = std::make_shared<RecordingStream>();
+  session.attach(stream);
+  EXPECT_EQ(stream->events, std::vector<std::string>{tools});
 }
 
 TEST(McpHttpSession, EndClosesTheStreamAndDropsState) {
@@ -64,7 +77,7 @@ TEST(McpHttpSession, AGoneStreamMeansBacklogAgain) {
   McpHttpSession session("id", 100);
   session.attach(std::make_shared<RecordingStream>());  // released at once
   EXPECT_FALSE(session.has_stream());
-  session.push("x");
+  session.push("x");  // its client listened: what it missed waits
   EXPECT_EQ(session.backlog_size(), 1u);
 }
 
