@@ -15,7 +15,7 @@ DEB_HARDENING = DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags
 CMAKE_FLAGS += "-DCMAKE_CXX_FLAGS=$$($(DEB_HARDENING) --get CXXFLAGS 2>/dev/null) $$($(DEB_HARDENING) --get CPPFLAGS 2>/dev/null)" \
   "-DCMAKE_EXE_LINKER_FLAGS=$$($(DEB_HARDENING) --get LDFLAGS 2>/dev/null)"
 
-.PHONY: all deps configure build run test check check-integration lint format bench bench-mcp bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 deb-arm64-bookworm release-check clean
+.PHONY: all deps configure build run test check check-unit lint format bench bench-mcp bench-mqtt bench-services fuzz sanitize soak deb deb-arm64 deb-arm64-bookworm release-check clean
 
 all: build
 
@@ -40,13 +40,14 @@ run: build
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 300
 
-# The inner loop (docs/development.md): the unit suites alone, built and run in
-# seconds once the tree is built; then the C++ suites against the real binaries.
-check: configure
+# The inner loop (docs/development.md): check-unit builds and runs the unit
+# suites alone; check adds the suites against the real binaries (no fuzz tree,
+# package, platform roots, kernel, Node or browser).
+check-unit: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target unit_tests
 	cd $(BUILD_DIR) && ctest -L unit -j $(JOBS) --output-on-failure --timeout 120
 
-check-integration: configure
+check: check-unit
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 	cd $(BUILD_DIR) && ctest -L integration -j $(JOBS) --output-on-failure --timeout 300
 

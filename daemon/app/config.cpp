@@ -15,23 +15,28 @@ namespace mcpud::config {
 
 extern const char* const kBuiltinConfig;
 
-namespace {
-
 using nlohmann::json;
+
+const json& schema() {
+  static const json whole = [] {
+    auto assembled = json::parse(kConfigSchema);
+    pins::add_board_schema(assembled);
+    bridge::add_bridges_schema(assembled);
+    add_mcp_schema(assembled);
+    uplinks::add_uplink_schema(assembled);
+    assembled["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
+    assembled["properties"]["i2c"] = json::parse(buses::kI2cConfigSchema);
+    assembled["properties"]["spi"] = json::parse(buses::kSpiConfigSchema);
+    return assembled;
+  }();
+  return whole;
+}
+
+namespace {
 
 std::expected<Config, std::string> from_json(json document) {
   // Compiled once: every load and SIGHUP checks against the same schema.
-  static const schema::CompiledSchema compiled([] {
-    auto whole = json::parse(kConfigSchema);
-    pins::add_board_schema(whole);
-    bridge::add_bridges_schema(whole);
-    add_mcp_schema(whole);
-    uplinks::add_uplink_schema(whole);
-    whole["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
-    whole["properties"]["i2c"] = json::parse(buses::kI2cConfigSchema);
-    whole["properties"]["spi"] = json::parse(buses::kSpiConfigSchema);
-    return whole;
-  }());
+  static const schema::CompiledSchema compiled(config::schema());
   if (auto valid = compiled.validate(document, ""); !valid) return std::unexpected(valid.error());
   Config config;
   config.device = document["device"].get<std::string>();

@@ -60,6 +60,9 @@ struct Config {
 // Parses TOML text; `source` names it in messages. Errors name the key path
 // ("pins[2].type: must be one of ...") or the TOML line and column.
 std::expected<Config, std::string> parse(std::string_view toml_text, std::string_view source);
+// The JSON Schema of the whole file, every section's: what parse() checks, and
+// what mcpud.toml(5) is made from (config_manual.hpp).
+const nlohmann::json& schema();
 std::expected<Config, std::string> load_file(const std::string& path);
 // The built-in simulated board (config/examples/sim.toml, compiled in).
 Config builtin();

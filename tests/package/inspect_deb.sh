@@ -10,7 +10,8 @@ fail() { echo "inspect_deb: $*" >&2; failures=$((failures + 1)); }
 files=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | sed -e 's|^\./|/|')
 for path in /usr/sbin/mcpud /etc/mcpud/mcpud.toml /lib/systemd/system/mcpud.service \
     /lib/systemd/system/mcpud-gadget.service /usr/lib/sysusers.d/mcpud.conf /lib/udev/rules.d/60-mcpud.rules \
-    /usr/libexec/mcpud/mcpud-gadget /usr/share/man/man8/mcpud.8.gz /usr/share/doc/mcpud/copyright; do
+    /usr/libexec/mcpud/mcpud-gadget /usr/share/man/man8/mcpud.8.gz /usr/share/man/man5/mcpud.toml.5.gz \
+    /usr/share/doc/mcpud/copyright; do
   grep -qxF "$path" <<<"$files" || fail "missing $path"
 done
 # The TLS module, loaded from where mcpud was built to look (uplinks/tls_loader.cpp).

@@ -13,6 +13,12 @@
 
 namespace mcpud::config {
 
+// Substring check with a readable failure message.
+inline ::testing::AssertionResult has(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << part << "' not in: " << text;
+}
+
 // The error parse() reports for TOML, or "" when it parses.
 inline std::string error_of(std::string_view toml) {
   const auto config = parse(toml, "test.toml");

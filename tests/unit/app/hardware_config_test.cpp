@@ -10,11 +10,6 @@
 namespace mcpud::config {
 namespace {
 
-::testing::AssertionResult has(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << part << "' not in: " << text;
-}
-
 TEST(HardwareConfig, RaspberryPiPinNumberIsTheBcmLineOnTheHeaderChip) {
   const auto config = parsed(R"(
 board = "raspberrypi"

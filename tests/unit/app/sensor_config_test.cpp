@@ -12,11 +12,6 @@
 namespace mcpud::config {
 namespace {
 
-::testing::AssertionResult has(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << part << "' not in: " << text;
-}
-
 const std::string kPin = "[[pins]]\nname = \"t\"\npin = 40\ntype = \"sensor_input\"\n";
 
 TEST(SensorConfig, IioChannelOnARealBoard) {
