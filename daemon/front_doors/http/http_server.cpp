@@ -776,6 +776,8 @@ void HttpServer::close() {
   for (auto& [raw, weak] : connections) {
     if (auto connection = weak.lock()) connection->close();
   }
+  // The state outlives the server (a late handler holds it); whoever listened may not.
+  state_->on_change = nullptr;
 }
 
 void HttpServer::on_change(std::function<void(Change)> changed) { state_->on_change = std::move(changed); }
