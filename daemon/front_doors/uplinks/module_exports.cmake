@@ -5,7 +5,7 @@
 # categories, which are compared by address) and the unique ones (per-thread
 # call stacks, category instances), of which a process must have one: mcpud's,
 # only if mcpud exports it. Exporting every Asio symbol instead cost an idle
-# mcpud about 0.1 MB more PSS (docs/PERFORMANCE.md).
+# mcpud about 0.1 MB more PSS (tests/bench/HISTORY.md).
 #   cmake -DNM=nm -DMODULE=mcpud-tls.so -DOUT=list -P module_exports.cmake
 execute_process(COMMAND ${NM} -D ${MODULE} OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
