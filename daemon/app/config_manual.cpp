@@ -78,7 +78,8 @@ std::string limits_of(const json& node) {
   if (node.contains("minItems")) add("at least " + node["minItems"].dump() + " entries");
   if (node.contains("maxItems")) add("at most " + node["maxItems"].dump() + " entries");
   if (node.contains("pattern")) add("matching " + node["pattern"].get<std::string>());
-  const json& choices = node.contains("enum") ? node["enum"] : node.value("items", json::object()).value("enum", json());
+  const json& choices =
+      node.contains("enum") ? node["enum"] : node.value("items", json::object()).value("enum", json());
   if (choices.is_array()) {
     std::string listed;
     for (const auto& choice : choices) listed += (listed.empty() ? "" : ", ") + toml_value(choice);

@@ -10,6 +10,7 @@
 #include <regex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "support/configs.hpp"
@@ -128,6 +129,16 @@ onewire = { id = "28-00000a1b2c3d" }
   EXPECT_FALSE(initialize(port).empty()) << "the call answered: its session is idle and makes room";
 }
 
+// mcpud serving MCP/U on TCP and Streamable HTTP, each on a kernel-chosen
+// port, with `limits` in [limits]; the ports are 0 when it did not start.
+std::pair<int, int> start_tcp_and_http(DaemonProcess& daemon, const std::string& limits) {
+  const auto config =
+      daemon.write_file("mcpud.toml", sim_config_toml({.limits = limits}) + "\n[http]\nlisten = \"127.0.0.1:0\"\n");
+  const int tcp_port = daemon.start_tcp({"--config", config});
+  const auto http_port = daemon.wait_for_log(std::regex(R"(\[http\] listening on \S+:(\d+) )"));
+  return {tcp_port, http_port ? std::stoi(http_port->at(1)) : 0};
+}
+
 // Requests for one MCP session.
 std::string session_request(const std::string& session, const std::string& method, const std::string& params) {
   return post_text(R"({"jsonrpc":"2.0","id":3,"method":")" + method + R"(","params":)" + params + "}",
@@ -153,13 +164,8 @@ TEST(HttpStreams, UnreadStreamsAreBoundedAndWhatTheyHeldIsGivenBackWhenTheyEnd) 
   constexpr int kStreams = 10;
   DaemonProcess daemon;
   // A queue bound above what the load makes: the streams stay open until their clients leave.
-  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.limits = "client_queue_bytes = 33554432"}) +
-                                                          "\n[http]\nlisten = \"127.0.0.1:0\"\n");
-  const int tcp_port = daemon.start_tcp({"--config", config});
-  ASSERT_NE(tcp_port, 0);
-  const auto http_port = daemon.wait_for_log(std::regex(R"(\[http\] listening on \S+:(\d+) )"));
-  ASSERT_TRUE(http_port);
-  const int port = std::stoi(http_port->at(1));
+  const auto [tcp_port, port] = start_tcp_and_http(daemon, "client_queue_bytes = 33554432");
+  ASSERT_TRUE(tcp_port != 0 && port != 0);
   std::this_thread::sleep_for(1500ms);  // the readiness probe's memory is trimmed
   const long before = daemon.status_field("VmRSS");
 
@@ -208,13 +214,8 @@ TEST(HttpStreams, UnreadStreamsAreBoundedAndWhatTheyHeldIsGivenBackWhenTheyEnd) 
 // client_queue_bytes wait for it; other clients are served meanwhile.
 TEST(HttpStreams, AStreamItsClientStoppedReadingIsCutPastTheQueueBound) {
   DaemonProcess daemon;
-  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.limits = "client_queue_bytes = 262144"}) +
-                                                          "\n[http]\nlisten = \"127.0.0.1:0\"\n");
-  const int tcp_port = daemon.start_tcp({"--config", config});
-  ASSERT_NE(tcp_port, 0);
-  const auto http_port = daemon.wait_for_log(std::regex(R"(\[http\] listening on \S+:(\d+) )"));
-  ASSERT_TRUE(http_port);
-  const int port = std::stoi(http_port->at(1));
+  const auto [tcp_port, port] = start_tcp_and_http(daemon, "client_queue_bytes = 262144");
+  ASSERT_TRUE(tcp_port != 0 && port != 0);
   const auto session = initialize(port);
   ASSERT_TRUE(
       contains(round_trip(port, session_request(session, "resources/subscribe", R"({"uri":"mcpu://daemon/activity"})")),
