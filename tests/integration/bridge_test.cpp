@@ -40,6 +40,12 @@ json find_tool(const json& listing, const std::string& name) {
   return json();
 }
 
+// The bridges of mcpu://daemon/status, as `client` reads them.
+json bridges_status(LineClient& client) {
+  const json read = client.result("resources/read", {{"uri", "mcpu://daemon/status"}});
+  return json::parse(read["contents"][0]["text"].get<std::string>())["bridges"];
+}
+
 json find_pin(const json& listing, const std::string& name) {
   for (const auto& pin : listing["pins"]) {
     if (pin["name"] == name) return pin;
@@ -365,6 +371,38 @@ TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenRep
   ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "tools did not come back after replug";
   EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}})["value"], true);
   EXPECT_TRUE(device->led());
+  EXPECT_TRUE(daemon_.running());
+}
+
+TEST_F(Bridge, ManifestOverTheLineLimitIsReportedWithItsSizeAndAskedForLessOften) {
+  json extra = json::array();
+  for (int i = 0; i < 2100; ++i) {
+    extra.push_back({{"name", "tool_" + std::to_string(i)}, {"description", std::string(100, 'd')}});
+  }
+  auto device = ScriptedDevice::on_tcp({.extra_tools = extra});
+  ASSERT_TRUE(device);
+  start({{"big", tcp(device->tcp_port()), "timeout_ms = 2000"}});
+  // Told at once, with the size, not as a timeout.
+  ASSERT_TRUE(daemon_.wait_for_log("big: cannot connect: list_tools: big: the device's reply is ", 10s))
+      << daemon_.log();
+  EXPECT_TRUE(
+      daemon_.wait_for_log(" bytes long, over the line limit of 262144 bytes; asking again at most every 60 s"));
+  EXPECT_FALSE(contains(daemon_.log(), "no reply within")) << daemon_.log();
+  // Asked again with a growing delay, beyond the usual ceiling (retry_max_ms = 300 here).
+  const auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  json status;
+  EXPECT_TRUE(eventually(
+      [&] {
+        status = bridges_status(*client_)[0];
+        return status.contains("next_attempt_ms") && status["next_attempt_ms"].get<std::int64_t>() - now_ms() > 1000;
+      },
+      15s, 100ms))
+      << status.dump();
+  EXPECT_TRUE(contains(status["last_error"].get<std::string>(), "over the line limit")) << status.dump();
+  EXPECT_LE(device->opens(), 6) << "asked too often";
   EXPECT_TRUE(daemon_.running());
 }
 

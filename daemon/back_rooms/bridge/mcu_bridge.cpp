@@ -12,6 +12,10 @@ using nlohmann::json;
 
 namespace {
 constexpr std::uint32_t kFirstRetryMs = 250;
+// A device whose list_tools reply is over the line limit sends the same reply
+// until its firmware changes: it is asked again at most this often (a replug,
+// seen by udev, retries at once).
+constexpr std::uint32_t kTooLargeRetryMaxMs = 60'000;
 
 // The device's pin tools whose results say a pin's value: kept as its reading.
 bool reads_or_drives_pin(std::string_view method) {
@@ -93,7 +97,17 @@ void McuBridge::handshake(std::uint64_t generation) {
     self->link_->call("list_tools", json(), [weak, generation, info = *info](ToolResult listing) {
       auto self = weak.lock();
       if (!self || generation != self->generation_) return;
-      if (!listing) return self->fail(generation, listing.error());
+      if (!listing) {
+        auto reason = listing.error();
+        reason.message = "list_tools: " + reason.message;
+        if (reason.name == domain_error_name(DomainError::ReplyTooLarge)) {
+          // The same reply would come again at once: ask less often until it fits.
+          reason.message += "; asking again at most every " + std::to_string(kTooLargeRetryMaxMs / 1000) + " s";
+          self->redial_.set_ceiling(
+              std::chrono::milliseconds(std::max(self->config_.retry_max_ms, kTooLargeRetryMaxMs)));
+        }
+        return self->fail(generation, reason);
+      }
       self->on_manifest(generation, info, *listing);
     });
   });
@@ -106,6 +120,7 @@ void McuBridge::on_manifest(std::uint64_t generation, const json& info, const js
   info_ = info;
   state_ = State::Ready;
   redial_.connected();
+  redial_.set_ceiling(std::chrono::milliseconds(config_.retry_max_ms));
   last_failure_.clear();
   adopt_pins(*manifest);
   register_tools(*manifest);
