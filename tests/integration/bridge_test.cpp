@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <regex>
+#include <set>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -44,6 +47,44 @@ json find_tool(const json& listing, const std::string& name) {
 json bridges_status(LineClient& client) {
   const json read = client.result("resources/read", {{"uri", "mcpu://daemon/status"}});
   return json::parse(read["contents"][0]["text"].get<std::string>())["bridges"];
+}
+
+// Whether every tool in `tools` has a name hosts take (MCP tool name characters, at most 64) and no two share one.
+::testing::AssertionResult names_hosts_take(const json& tools) {
+  static const std::regex kName("^[A-Za-z0-9_.-]{1,64}$");
+  std::set<std::string> seen;
+  for (const auto& tool : tools) {
+    const std::string name = tool["name"];
+    if (!std::regex_match(name, kName)) return ::testing::AssertionFailure() << "exported: " << tool["name"].dump();
+    if (!seen.insert(name).second) return ::testing::AssertionFailure() << "listed twice: " << name;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+json mcp_initialize(LineClient& client) {
+  return client.result("initialize", {{"protocolVersion", "2025-06-18"},
+                                      {"capabilities", json::object()},
+                                      {"clientInfo", {{"name", "host"}, {"version", "1"}}}});
+}
+
+// The messages `client` receives until one satisfies `wanted` (returned), each
+// other one appended to `others`; null if none comes in time.
+json next_message(LineClient& client, const std::function<bool(const json&)>& wanted, std::vector<json>* others,
+                  Deadline deadline = 10s) {
+  for (;;) {
+    const auto line = client.read_line(deadline);
+    if (!line) return nullptr;
+    json message = json::parse(*line, nullptr, false);
+    if (wanted(message)) return message;
+    if (others) others->push_back(std::move(message));
+  }
+}
+
+// A request from a host that is also told things: its reply, whatever was pushed before it going to `others`.
+json host_call(LineClient& host, const std::string& method, const json& params, int id, std::vector<json>* others) {
+  if (!host.send_line(request_text(method, params, id))) return nullptr;
+  return next_message(
+      host, [id](const json& m) { return m.value("id", json()) == id; }, others);
 }
 
 json find_pin(const json& listing, const std::string& name) {
@@ -372,6 +413,53 @@ TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenRep
   EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}})["value"], true);
   EXPECT_TRUE(device->led());
   EXPECT_TRUE(daemon_.running());
+}
+
+TEST_F(Bridge, ToolNamesHostsCannotTakeAreRefusedAndReportedAndNeverMerged) {
+  using namespace std::string_literals;
+  const std::vector<std::string> hostile = {
+      "a\nb",      "a\0b"s,      "evil\u202Etxt", "say\"hi",           "<script>alert(1)</script>",
+      "../../etc", "tools/list", "__proto__",     std::string(60, 'n')};
+  json extra = json::array();
+  for (const auto& name : hostile) extra.push_back({{"name", name}, {"description", "hostile"}});
+  extra.push_back({{"name", "read_touch"}, {"description", "the second read_touch"}});
+  extra.push_back({{"name", "shown"}, {"description", "line one\nline two\x1b[2J\u202E\u0085end"}});
+  auto device = ScriptedDevice::on_tcp({.extra_tools = extra});
+  ASSERT_TRUE(device);
+  start({{"evil", tcp(device->tcp_port())}});
+  ASSERT_TRUE(wait_tool("evil__shown", true)) << daemon_.log();
+
+  const json all = listing();
+  EXPECT_TRUE(names_hosts_take(all["tools"]));
+  auto host = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(host);
+  mcp_initialize(*host);
+  const json mcp_listing = host_call(*host, "tools/list", json::object(), 2, nullptr);
+  EXPECT_TRUE(names_hosts_take(mcp_listing["result"]["tools"])) << "MCP lists the same";
+  const json touch = find_tool(all, "evil__read_touch");
+  EXPECT_EQ(touch["description"], "[evil] Read capacitive touch sensor") << "the first of two alike is kept";
+  EXPECT_EQ(find_tool(all, "evil__shown")["description"], "[evil] line one line two [2J  end")
+      << "no control or formatting characters in what people read";
+  EXPECT_FALSE(find_tool(all, "evil__gpio_write").is_null()) << "the device's good tools are exported";
+
+  // Each refusal is logged once, naming the device, the name escaped, and why.
+  EXPECT_TRUE(daemon_.wait_for_log("bridge] evil: refused the device's tool 'a\\x0ab': '\\x0a' is not one of"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool 'a\\x00b'"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool 'evil\\u202etxt'"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool '__proto__': \"__\" separates"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool 'read_touch': listed twice"));
+  EXPECT_TRUE(daemon_.wait_for_log("'evil__' and the name make 66 characters; hosts take at most 64"));
+  const std::string log = daemon_.log();
+  EXPECT_FALSE(contains(log, "\u202E")) << "a formatting character reached the log";
+  EXPECT_FALSE(contains(log, "\x1b")) << "an escape sequence reached the log";
+
+  // The bridge's status (mcpuctl bridges, the dashboard) counts and lists them.
+  const json status = bridges_status(*client_)[0];
+  EXPECT_EQ(status["refused_count"], hostile.size() + 1) << status.dump();
+  ASSERT_TRUE(status["refused"].is_array()) << status.dump();
+  EXPECT_EQ(status["refused"][0],
+            "tool 'a\\x0ab': '\\x0a' is not one of A-Z a-z 0-9 _ - . (the characters of MCP tool names)");
+  EXPECT_EQ(status["refused"].back(), "tool 'read_touch': listed twice (the first is kept)");
 }
 
 TEST_F(Bridge, ManifestOverTheLineLimitIsReportedWithItsSizeAndAskedForLessOften) {

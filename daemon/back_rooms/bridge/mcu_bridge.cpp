@@ -16,6 +16,8 @@ constexpr std::uint32_t kFirstRetryMs = 250;
 // until its firmware changes: it is asked again at most this often (a replug,
 // seen by udev, retries at once).
 constexpr std::uint32_t kTooLargeRetryMaxMs = 60'000;
+// Refusals logged per discovery; the rest are counted.
+constexpr std::size_t kLoggedRefusals = 16;
 
 // The device's pin tools whose results say a pin's value: kept as its reading.
 bool reads_or_drives_pin(std::string_view method) {
@@ -114,7 +116,7 @@ void McuBridge::handshake(std::uint64_t generation) {
 }
 
 void McuBridge::on_manifest(std::uint64_t generation, const json& info, const json& listing) {
-  auto manifest = read_manifest(listing);
+  auto manifest = read_manifest(listing, config_.id + "__");
   if (!manifest) return fail(generation, manifest.error());
   for (const auto& why : manifest->skipped) log::warn("bridge", config_.id, ": skipped ", why);
   info_ = info;
@@ -191,6 +193,7 @@ void McuBridge::invoke(const std::string& method, json arguments, ToolReply repl
 
 void McuBridge::register_tools(const DeviceManifest& manifest) {
   ToolRegistry::Batch batch(registry_);
+  auto refused = manifest.refused;
   for (const auto& device_tool : manifest.tools) {
     Tool tool;
     tool.name = config_.id + "__" + device_tool.name;
@@ -207,8 +210,22 @@ void McuBridge::register_tools(const DeviceManifest& manifest) {
       self->invoke(method, std::move(arguments), std::move(reply));
     };
     if (auto added = registry_.add(std::move(tool)); !added) {
-      log::warn("bridge", config_.id, ": tool not registered: ", added.error().message);
+      refused.push_back({"tool", device_tool.name, added.error().message});
     }
+  }
+  report_refusals(std::move(refused));
+}
+
+void McuBridge::report_refusals(std::vector<Refusal> refused) {
+  if (refused == refused_) return;  // a device that comes and goes is not reported each time
+  refused_ = std::move(refused);
+  for (std::size_t i = 0; i < std::min(refused_.size(), kLoggedRefusals); ++i) {
+    const auto& r = refused_[i];
+    log::warn("bridge", config_.id, ": refused the device's ", r.kind, " '", r.name, "': ", r.reason);
+  }
+  if (refused_.size() > kLoggedRefusals) {
+    log::warn("bridge", config_.id, ": refused ", refused_.size() - kLoggedRefusals,
+              " more of the device's tools and pins (mcpuctl bridges counts them)");
   }
 }
 

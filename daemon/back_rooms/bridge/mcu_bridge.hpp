@@ -57,6 +57,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   }
   // Discovery has ended, well (ready) or not (waiting to retry).
   bool settled() const { return state_ == State::Ready || state_ == State::Waiting; }
+  // The tools and pins the latest discovery did not export, and why.
+  const std::vector<Refusal>& refused() const { return refused_; }
 
   // A pin of the device by its prefixed name, while the device is present.
   pins::BoardPin* find_pin(std::string_view name);
@@ -81,6 +83,8 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   void schedule_retry();
 
   void register_tools(const DeviceManifest& manifest);
+  // Logs the refused names when they differ from the last discovery's.
+  void report_refusals(std::vector<Refusal> refused);
   void adopt_pins(const DeviceManifest& manifest);
   void start_polling(const DeviceManifest& manifest);
   // Calls `tick` every `period_ms` on `timer` while this connection lasts and tick returns true.
@@ -110,6 +114,7 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   boost::asio::steady_timer timer_;  // the reset wait after opening
   io::Redial redial_;
   std::string last_failure_;  // logged once, not on every retry
+  std::vector<Refusal> refused_;
   nlohmann::json info_;
 
   // Pins keep their history across reconnects; `present_` lists those the device has now.
