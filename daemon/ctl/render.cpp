@@ -194,7 +194,8 @@ namespace {
 
 std::string bridge_state(const json& details) {
   if (!details.contains("online")) return "-";
-  return details["online"] == true ? "online" : "offline";
+  if (details["online"] == true) return "online";
+  return details.contains("tools_kept_until_ms") ? "away" : "offline";
 }
 
 }  // namespace

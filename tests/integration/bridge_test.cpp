@@ -87,6 +87,10 @@ json host_call(LineClient& host, const std::string& method, const json& params, 
       host, [id](const json& m) { return m.value("id", json()) == id; }, others);
 }
 
+bool is_tools_list_changed(const json& message) {
+  return message.value("method", "") == "notifications/tools/list_changed";
+}
+
 json find_pin(const json& listing, const std::string& name) {
   for (const auto& pin : listing["pins"]) {
     if (pin["name"] == name) return pin;
@@ -386,10 +390,10 @@ TEST_F(Bridge, DeviceThatStopsAnsweringGivesTimeoutAndOthersAreUnaffected) {
       << "the link recovers";
 }
 
-TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenReplugged) {
+TEST_F(Bridge, UnpluggedDeviceWithoutAGracePeriodLosesItsToolsFailsCallsInFlightAndComesBackWhenReplugged) {
   auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
   ASSERT_TRUE(device);
-  start({{"uno", serial(link("ttyUNO"))}});
+  start({{"uno", serial(link("ttyUNO")), "replug_grace_ms = 0"}});
   ASSERT_TRUE(wait_tool("uno__gpio_write", true));
   auto watcher = LineClient::connect_tcp(port_);
   ASSERT_TRUE(watcher);
@@ -413,6 +417,57 @@ TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenRep
   EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}})["value"], true);
   EXPECT_TRUE(device->led());
   EXPECT_TRUE(daemon_.running());
+}
+
+TEST_F(Bridge, UnpluggedDevicesToolsAnswerDeviceDisconnectedWithARetryHintUntilItsGracePeriodEnds) {
+  auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO")), "replug_grace_ms = 2000"}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+  auto host = LineClient::connect_tcp(port_);  // an MCP host holding its tool list
+  ASSERT_TRUE(host);
+  mcp_initialize(*host);
+
+  // Unplugged and replugged within the grace period: the tools stay, calls say when to try again.
+  device->unplug();
+  ASSERT_TRUE(daemon_.wait_for_log("answer DEVICE_DISCONNECTED for up to 2000 ms"));
+  const json away = client_->call("uno__gpio_write", {{"pin", 13}, {"value", true}});
+  ASSERT_TRUE(is_error(away, -32012, "DEVICE_DISCONNECTED")) << away.dump();
+  const json hint = away["error"]["data"]["retry_after_ms"];
+  ASSERT_TRUE(hint.is_number_unsigned()) << away.dump();
+  EXPECT_GT(hint.get<int>(), 50);  // the test's reset_wait_ms is 50
+  EXPECT_LT(hint.get<int>(), 2000) << "retry_max_ms is 300";
+  EXPECT_TRUE(has_tool("uno__gpio_write")) << "hosts keep a cached list: the tool is still there";
+  std::vector<json> told;
+  const json mcp_away = host_call(
+      *host, "tools/call", {{"name", "uno__gpio_write"}, {"arguments", {{"pin", 13}, {"value", true}}}}, 2, &told);
+  EXPECT_EQ(mcp_away["result"]["isError"], true) << mcp_away.dump();
+  EXPECT_TRUE(contains(mcp_away.dump(), "DEVICE_DISCONNECTED")) << mcp_away.dump();
+  EXPECT_TRUE(contains(mcp_away.dump(), "retry in")) << mcp_away.dump();
+  const json status = bridges_status(*client_)[0];
+  EXPECT_EQ(status["online"], false);
+  EXPECT_TRUE(status.contains("tools_kept_until_ms")) << status.dump();
+  device->plug_in();
+  ASSERT_TRUE(eventually(
+      [&] {
+        return client_->call("uno__gpio_write", {{"pin", 13}, {"value", true}}).contains("result");
+      },
+      10s));
+  EXPECT_TRUE(device->led());
+  EXPECT_TRUE(next_message(*host, is_tools_list_changed, &told, 300ms).is_null())
+      << "the same tools came back: nothing changed for the host";
+  EXPECT_TRUE(std::none_of(told.begin(), told.end(), is_tools_list_changed)) << "the tools went and came back";
+
+  // Not back in time: the tools go, with tools/list_changed, and calls are -32601 as for any unknown tool.
+  device->unplug();
+  const auto unplugged = std::chrono::steady_clock::now();
+  const json changed = next_message(*host, is_tools_list_changed, &told, 10s);
+  ASSERT_FALSE(changed.is_null()) << "no tools/list_changed once the grace period ended";
+  EXPECT_GE(std::chrono::steady_clock::now() - unplugged, 1500ms) << "the tools went before their grace period ended";
+  EXPECT_FALSE(has_tool("uno__gpio_write"));
+  EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", 13}, {"value", true}}), -32601));
+  EXPECT_TRUE(daemon_.wait_for_log("not back within 2000 ms"));
+  EXPECT_FALSE(bridges_status(*client_)[0].contains("tools_kept_until_ms"));
 }
 
 TEST_F(Bridge, ToolNamesHostsCannotTakeAreRefusedAndReportedAndNeverMerged) {

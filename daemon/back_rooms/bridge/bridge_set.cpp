@@ -102,6 +102,7 @@ nlohmann::json BridgeSet::status(const ToolRegistry& registry) const {
                           {"tools", tools},
                           {"last_error", bridge->last_failure()}};
     if (const auto next = bridge->next_attempt_ms()) row["next_attempt_ms"] = *next;
+    if (const auto until = bridge->tools_kept_until_ms()) row["tools_kept_until_ms"] = *until;
     add_refusals(row, bridge->refused());
     out.push_back(std::move(row));
   }

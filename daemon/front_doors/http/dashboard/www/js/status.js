@@ -84,7 +84,7 @@ export class StatusPanel {
         status.bridges.map((b) => [
           b.id,
           b.link,
-          b.online ? "online" : retrying(b.next_attempt_ms, "offline"),
+          b.online ? "online" : retrying(b.next_attempt_ms, b.tools_kept_until_ms ? "away" : "offline"),
           b.tools,
           refusals(b),
           b.last_error,
