@@ -134,7 +134,8 @@ struct Daemon::Wiring {
               return reloaded;
             },
             std::string(dbus::bus_kind_name(bus)),
-            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); }};
+            [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); },
+            [this] { return bridges.status(registry); }};
   }
 
   DaemonResources daemon_resources{

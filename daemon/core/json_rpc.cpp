@@ -328,6 +328,7 @@ std::string error_response(const json& id, const Error& error) {
   json body = {{"code", error.code}, {"message", error.message}};
   if (!error.name.empty()) body["data"]["code"] = error.name;
   if (!error.uri.empty()) body["data"]["uri"] = error.uri;
+  if (error.retry_after_ms != 0) body["data"]["retry_after_ms"] = error.retry_after_ms;
   std::string out = R"({"jsonrpc":"2.0","id":)";
   append_dump(out, id);
   out += R"(,"error":)";

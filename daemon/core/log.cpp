@@ -10,6 +10,8 @@
 #include <ctime>
 #include <string>
 
+#include "mcpud/core/shown_text.hpp"
+
 namespace mcpud::log {
 namespace {
 
@@ -71,6 +73,13 @@ std::optional<Level> parse_level(std::string_view name) {
 }
 
 void write(Level at, std::string_view category, std::string_view message) {
+  // Messages quote what peers sent (device names, debug lines): a newline in one
+  // must not forge a log line, nor an escape sequence reach the terminal.
+  std::string shown;
+  if (has_hidden_characters(message)) {
+    shown = escaped_text(message);
+    message = shown;
+  }
   std::string line;
   line.reserve(message.size() + 48);
   if (g_journal) {

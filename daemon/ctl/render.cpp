@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "mcpud/core/shown_text.hpp"
 #include "mcpud/dbus/variant_json.hpp"
 
 namespace mcpud::ctl {
@@ -189,12 +190,32 @@ void print_pins(std::ostream& out, const json& pins) {
   print_or_none(out, pins, "pins", {"NAME", "PIN", "TYPE", "VALUE", "LAST SAMPLE"}, rows);
 }
 
+namespace {
+
+std::string bridge_state(const json& details) {
+  if (!details.contains("online")) return "-";
+  if (details["online"] == true) return "online";
+  return details.contains("tools_kept_until_ms") ? "away" : "offline";
+}
+
+}  // namespace
+
 void print_bridges(std::ostream& out, const json& bridges) {
   std::vector<std::vector<std::string>> rows;
-  for (const auto& b : bridges)
-    rows.push_back(
-        {b["id"].get<std::string>(), std::to_string(b["tool_count"].get<std::uint32_t>()), b["details"].dump()});
-  print_or_none(out, bridges, "bridges", {"ID", "TOOLS", "DETAILS"}, rows);
+  for (const auto& b : bridges) {
+    const json details = b.value("details", json::object());
+    rows.push_back({b["id"].get<std::string>(), std::to_string(b["tool_count"].get<std::uint32_t>()),
+                    bridge_state(details), text_of(details.value("refused_count", json())),
+                    text_of(details.value("link", json())), text_of(details.value("last_error", json()))});
+  }
+  print_or_none(out, bridges, "bridges", {"ID", "TOOLS", "STATE", "REFUSED", "LINK", "LAST ERROR"}, rows);
+  // What each device listed that mcpud would not export, one line each (names escaped by the daemon).
+  for (const auto& b : bridges) {
+    const json refused = b.value("details", json::object()).value("refused", json::array());
+    if (!refused.is_array()) continue;
+    for (const auto& line : refused)
+      out << b["id"].get<std::string>() << " refused " << escaped_text(text_of(line)) << "\n";
+  }
 }
 
 void print_clients(std::ostream& out, const json& clients) {
@@ -233,7 +254,14 @@ std::size_t columns(const std::string& text) {
 }  // namespace
 
 void print_table(std::ostream& out, const std::vector<std::string>& header,
-                 const std::vector<std::vector<std::string>>& rows) {
+                 const std::vector<std::vector<std::string>>& unescaped) {
+  // Cells hold what devices and clients named things: none may break a row or drive the terminal.
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(unescaped.size());
+  for (const auto& row : unescaped) {
+    auto& shown = rows.emplace_back();
+    for (const auto& cell : row) shown.push_back(escaped_text(cell));
+  }
   std::vector<std::size_t> widths(header.size(), 0);
   const auto measure = [&](const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) widths[i] = std::max(widths[i], columns(row[i]));

@@ -33,7 +33,7 @@ void print_event(std::ostream& out, const nlohmann::json& event);
 // "pin:integer value:boolean [frequency_hz:integer]" (optional ones in brackets).
 std::string parameters_summary(const nlohmann::json& input_schema);
 // A table: header row, rows, columns separated by two spaces; the last column
-// is not padded.
+// is not padded. Control and formatting characters in cells are shown escaped.
 void print_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows);
 

@@ -15,6 +15,7 @@
 #include "support/fixtures.hpp"
 #include "support/line_client.hpp"
 #include "support/mosquitto_broker.hpp"
+#include "support/scripted_device.hpp"
 #include "support/serial_peer.hpp"
 
 namespace mcpud::it {
@@ -263,6 +264,39 @@ TEST_F(DbusControl, BridgesAndSerialSessionsAreEmptyWhenNoneExist) {
   EXPECT_EQ(ctl({"bridges"}).out, "no bridges\n");
   EXPECT_EQ(ctl({"sessions", "--json"}).json(), json::array());
   EXPECT_EQ(ctl({"bridges", "--json"}).json(), json::array());
+}
+
+TEST_F(DbusControl, BridgesShowOfflineBridgesAndTheNamesADeviceListedThatWereRefused) {
+  auto device = ScriptedDevice::on_tcp(
+      {.extra_tools = json::array({{{"name", "a\nb"}}, {{"name", "evil\u202Etxt"}}, {{"name", "read_touch"}}})});
+  ASSERT_TRUE(device);
+  start_daemon(sim_config_toml() +
+               "\n[[bridges]]\nid = \"evil\"\ntcp = \"127.0.0.1:" + std::to_string(device->tcp_port()) +
+               "\"\n[[bridges]]\nid = \"gone\"\ntcp = \"127.0.0.1:1\"\n" + "retry_max_ms = 200\n");
+  json rows;
+  ASSERT_TRUE(eventually(
+      [&] {
+        rows = ctl({"bridges", "--json"}).json();
+        return rows.size() == 2 && rows[0]["tool_count"].get<int>() > 0;
+      },
+      10s))
+      << rows.dump();
+  EXPECT_EQ(rows[0]["id"], "evil");
+  EXPECT_EQ(rows[0]["details"]["online"], true);
+  EXPECT_EQ(rows[0]["details"]["refused_count"], 3);
+  EXPECT_EQ(rows[0]["details"]["refused"][0],
+            "tool 'a\\x0ab': '\\x0a' is not one of A-Z a-z 0-9 _ - . (the characters of MCP tool names)");
+  EXPECT_EQ(rows[1]["id"], "gone") << "a bridge without tools is listed too";
+  EXPECT_EQ(rows[1]["tool_count"], 0);
+  EXPECT_EQ(rows[1]["details"]["online"], false);
+
+  const std::string table = ctl({"bridges"}).out;
+  EXPECT_TRUE(table.starts_with("ID    TOOLS  STATE    REFUSED  LINK")) << table;
+  EXPECT_TRUE(std::regex_search(table, std::regex("\nevil  [0-9]+ +online +3 +tcp 127\\.0\\.0\\.1:"))) << table;
+  EXPECT_TRUE(std::regex_search(table, std::regex("\ngone  0 +offline +0 +tcp 127\\.0\\.0\\.1:1 +"))) << table;
+  EXPECT_TRUE(contains(table, "evil refused tool 'evil\\u202etxt': '\\u202e' is not one of")) << table;
+  EXPECT_TRUE(contains(table, "evil refused tool 'read_touch': listed twice (the first is kept)\n")) << table;
+  EXPECT_FALSE(contains(table, "\u202E")) << "no formatting character reaches the terminal";
 }
 
 TEST_F(DbusControl, BusCallersAreOneClientForSerialSessionsAndTheOperatorSeesEverySession) {

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <regex>
+#include <set>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -38,6 +41,54 @@ json find_tool(const json& listing, const std::string& name) {
     if (tool["name"] == name) return tool;
   }
   return json();
+}
+
+// The bridges of mcpu://daemon/status, as `client` reads them.
+json bridges_status(LineClient& client) {
+  const json read = client.result("resources/read", {{"uri", "mcpu://daemon/status"}});
+  return json::parse(read["contents"][0]["text"].get<std::string>())["bridges"];
+}
+
+// Whether every tool in `tools` has a name hosts take (MCP tool name characters, at most 64) and no two share one.
+::testing::AssertionResult names_hosts_take(const json& tools) {
+  static const std::regex kName("^[A-Za-z0-9_.-]{1,64}$");
+  std::set<std::string> seen;
+  for (const auto& tool : tools) {
+    const std::string name = tool["name"];
+    if (!std::regex_match(name, kName)) return ::testing::AssertionFailure() << "exported: " << tool["name"].dump();
+    if (!seen.insert(name).second) return ::testing::AssertionFailure() << "listed twice: " << name;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+json mcp_initialize(LineClient& client) {
+  return client.result("initialize", {{"protocolVersion", "2025-06-18"},
+                                      {"capabilities", json::object()},
+                                      {"clientInfo", {{"name", "host"}, {"version", "1"}}}});
+}
+
+// The messages `client` receives until one satisfies `wanted` (returned), each
+// other one appended to `others`; null if none comes in time.
+json next_message(LineClient& client, const std::function<bool(const json&)>& wanted, std::vector<json>* others,
+                  Deadline deadline = 10s) {
+  for (;;) {
+    const auto line = client.read_line(deadline);
+    if (!line) return nullptr;
+    json message = json::parse(*line, nullptr, false);
+    if (wanted(message)) return message;
+    if (others) others->push_back(std::move(message));
+  }
+}
+
+// A request from a host that is also told things: its reply, whatever was pushed before it going to `others`.
+json host_call(LineClient& host, const std::string& method, const json& params, int id, std::vector<json>* others) {
+  if (!host.send_line(request_text(method, params, id))) return nullptr;
+  return next_message(
+      host, [id](const json& m) { return m.value("id", json()) == id; }, others);
+}
+
+bool is_tools_list_changed(const json& message) {
+  return message.value("method", "") == "notifications/tools/list_changed";
 }
 
 json find_pin(const json& listing, const std::string& name) {
@@ -339,10 +390,10 @@ TEST_F(Bridge, DeviceThatStopsAnsweringGivesTimeoutAndOthersAreUnaffected) {
       << "the link recovers";
 }
 
-TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenReplugged) {
+TEST_F(Bridge, UnpluggedDeviceWithoutAGracePeriodLosesItsToolsFailsCallsInFlightAndComesBackWhenReplugged) {
   auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
   ASSERT_TRUE(device);
-  start({{"uno", serial(link("ttyUNO"))}});
+  start({{"uno", serial(link("ttyUNO")), "replug_grace_ms = 0"}});
   ASSERT_TRUE(wait_tool("uno__gpio_write", true));
   auto watcher = LineClient::connect_tcp(port_);
   ASSERT_TRUE(watcher);
@@ -365,6 +416,136 @@ TEST_F(Bridge, UnpluggedDeviceLosesItsToolsFailsCallsInFlightAndComesBackWhenRep
   ASSERT_TRUE(wait_tool("uno__gpio_write", true)) << "tools did not come back after replug";
   EXPECT_EQ(client_->result("uno__gpio_write", {{"pin", 13}, {"value", true}})["value"], true);
   EXPECT_TRUE(device->led());
+  EXPECT_TRUE(daemon_.running());
+}
+
+TEST_F(Bridge, UnpluggedDevicesToolsAnswerDeviceDisconnectedWithARetryHintUntilItsGracePeriodEnds) {
+  auto device = ScriptedDevice::on_pty({}, link("ttyUNO"));
+  ASSERT_TRUE(device);
+  start({{"uno", serial(link("ttyUNO")), "replug_grace_ms = 2000"}});
+  ASSERT_TRUE(wait_tool("uno__gpio_write", true));
+  auto host = LineClient::connect_tcp(port_);  // an MCP host holding its tool list
+  ASSERT_TRUE(host);
+  mcp_initialize(*host);
+
+  // Unplugged and replugged within the grace period: the tools stay, calls say when to try again.
+  device->unplug();
+  ASSERT_TRUE(daemon_.wait_for_log("answer DEVICE_DISCONNECTED for up to 2000 ms"));
+  const json away = client_->call("uno__gpio_write", {{"pin", 13}, {"value", true}});
+  ASSERT_TRUE(is_error(away, -32012, "DEVICE_DISCONNECTED")) << away.dump();
+  const json hint = away["error"]["data"]["retry_after_ms"];
+  ASSERT_TRUE(hint.is_number_unsigned()) << away.dump();
+  EXPECT_GT(hint.get<int>(), 50);  // the test's reset_wait_ms is 50
+  EXPECT_LT(hint.get<int>(), 2000) << "retry_max_ms is 300";
+  EXPECT_TRUE(has_tool("uno__gpio_write")) << "hosts keep a cached list: the tool is still there";
+  std::vector<json> told;
+  const json mcp_away = host_call(
+      *host, "tools/call", {{"name", "uno__gpio_write"}, {"arguments", {{"pin", 13}, {"value", true}}}}, 2, &told);
+  EXPECT_EQ(mcp_away["result"]["isError"], true) << mcp_away.dump();
+  EXPECT_TRUE(contains(mcp_away.dump(), "DEVICE_DISCONNECTED")) << mcp_away.dump();
+  EXPECT_TRUE(contains(mcp_away.dump(), "retry in")) << mcp_away.dump();
+  const json status = bridges_status(*client_)[0];
+  EXPECT_EQ(status["online"], false);
+  EXPECT_TRUE(status.contains("tools_kept_until_ms")) << status.dump();
+  device->plug_in();
+  ASSERT_TRUE(eventually(
+      [&] {
+        return client_->call("uno__gpio_write", {{"pin", 13}, {"value", true}}).contains("result");
+      },
+      10s));
+  EXPECT_TRUE(device->led());
+  EXPECT_TRUE(next_message(*host, is_tools_list_changed, &told, 300ms).is_null())
+      << "the same tools came back: nothing changed for the host";
+  EXPECT_TRUE(std::none_of(told.begin(), told.end(), is_tools_list_changed)) << "the tools went and came back";
+
+  // Not back in time: the tools go, with tools/list_changed, and calls are -32601 as for any unknown tool.
+  device->unplug();
+  const auto unplugged = std::chrono::steady_clock::now();
+  const json changed = next_message(*host, is_tools_list_changed, &told, 10s);
+  ASSERT_FALSE(changed.is_null()) << "no tools/list_changed once the grace period ended";
+  EXPECT_GE(std::chrono::steady_clock::now() - unplugged, 1500ms) << "the tools went before their grace period ended";
+  EXPECT_FALSE(has_tool("uno__gpio_write"));
+  EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", 13}, {"value", true}}), -32601));
+  EXPECT_TRUE(daemon_.wait_for_log("not back within 2000 ms"));
+  EXPECT_FALSE(bridges_status(*client_)[0].contains("tools_kept_until_ms"));
+}
+
+TEST_F(Bridge, ToolNamesHostsCannotTakeAreRefusedAndReportedAndNeverMerged) {
+  using namespace std::string_literals;
+  const std::vector<std::string> hostile = {
+      "a\nb",      "a\0b"s,      "evil\u202Etxt", "say\"hi",           "<script>alert(1)</script>",
+      "../../etc", "tools/list", "__proto__",     std::string(60, 'n')};
+  json extra = json::array();
+  for (const auto& name : hostile) extra.push_back({{"name", name}, {"description", "hostile"}});
+  extra.push_back({{"name", "read_touch"}, {"description", "the second read_touch"}});
+  extra.push_back({{"name", "shown"}, {"description", "line one\nline two\x1b[2J\u202E\u0085end"}});
+  auto device = ScriptedDevice::on_tcp({.extra_tools = extra});
+  ASSERT_TRUE(device);
+  start({{"evil", tcp(device->tcp_port())}});
+  ASSERT_TRUE(wait_tool("evil__shown", true)) << daemon_.log();
+
+  const json all = listing();
+  EXPECT_TRUE(names_hosts_take(all["tools"]));
+  auto host = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(host);
+  mcp_initialize(*host);
+  const json mcp_listing = host_call(*host, "tools/list", json::object(), 2, nullptr);
+  EXPECT_TRUE(names_hosts_take(mcp_listing["result"]["tools"])) << "MCP lists the same";
+  const json touch = find_tool(all, "evil__read_touch");
+  EXPECT_EQ(touch["description"], "[evil] Read capacitive touch sensor") << "the first of two alike is kept";
+  EXPECT_EQ(find_tool(all, "evil__shown")["description"], "[evil] line one line two [2J  end")
+      << "no control or formatting characters in what people read";
+  EXPECT_FALSE(find_tool(all, "evil__gpio_write").is_null()) << "the device's good tools are exported";
+
+  // Each refusal is logged once, naming the device, the name escaped, and why.
+  EXPECT_TRUE(daemon_.wait_for_log("bridge] evil: refused the device's tool 'a\\x0ab': '\\x0a' is not one of"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool 'a\\x00b'"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool 'evil\\u202etxt'"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool '__proto__': \"__\" separates"));
+  EXPECT_TRUE(daemon_.wait_for_log("refused the device's tool 'read_touch': listed twice"));
+  EXPECT_TRUE(daemon_.wait_for_log("'evil__' and the name make 66 characters; hosts take at most 64"));
+  const std::string log = daemon_.log();
+  EXPECT_FALSE(contains(log, "\u202E")) << "a formatting character reached the log";
+  EXPECT_FALSE(contains(log, "\x1b")) << "an escape sequence reached the log";
+
+  // The bridge's status (mcpuctl bridges, the dashboard) counts and lists them.
+  const json status = bridges_status(*client_)[0];
+  EXPECT_EQ(status["refused_count"], hostile.size() + 1) << status.dump();
+  ASSERT_TRUE(status["refused"].is_array()) << status.dump();
+  EXPECT_EQ(status["refused"][0],
+            "tool 'a\\x0ab': '\\x0a' is not one of A-Z a-z 0-9 _ - . (the characters of MCP tool names)");
+  EXPECT_EQ(status["refused"].back(), "tool 'read_touch': listed twice (the first is kept)");
+}
+
+TEST_F(Bridge, ManifestOverTheLineLimitIsReportedWithItsSizeAndAskedForLessOften) {
+  json extra = json::array();
+  for (int i = 0; i < 2100; ++i) {
+    extra.push_back({{"name", "tool_" + std::to_string(i)}, {"description", std::string(100, 'd')}});
+  }
+  auto device = ScriptedDevice::on_tcp({.extra_tools = extra});
+  ASSERT_TRUE(device);
+  start({{"big", tcp(device->tcp_port()), "timeout_ms = 2000"}});
+  // Told at once, with the size, not as a timeout.
+  ASSERT_TRUE(daemon_.wait_for_log("big: cannot connect: list_tools: big: the device's reply is ", 10s))
+      << daemon_.log();
+  EXPECT_TRUE(
+      daemon_.wait_for_log(" bytes long, over the line limit of 262144 bytes; asking again at most every 60 s"));
+  EXPECT_FALSE(contains(daemon_.log(), "no reply within")) << daemon_.log();
+  // Asked again with a growing delay, beyond the usual ceiling (retry_max_ms = 300 here).
+  const auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  json status;
+  EXPECT_TRUE(eventually(
+      [&] {
+        status = bridges_status(*client_)[0];
+        return status.contains("next_attempt_ms") && status["next_attempt_ms"].get<std::int64_t>() - now_ms() > 1000;
+      },
+      15s, 100ms))
+      << status.dump();
+  EXPECT_TRUE(contains(status["last_error"].get<std::string>(), "over the line limit")) << status.dump();
+  EXPECT_LE(device->opens(), 6) << "asked too often";
   EXPECT_TRUE(daemon_.running());
 }
 

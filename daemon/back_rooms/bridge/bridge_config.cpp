@@ -27,6 +27,7 @@ const char* const kBridgesSchema = R"json({
       "reset_wait_ms": {"type": "integer", "minimum": 0, "maximum": 60000},
       "timeout_ms": {"type": "integer", "minimum": 10, "maximum": 600000, "default": 5000},
       "retry_max_ms": {"type": "integer", "minimum": 10, "maximum": 3600000, "default": 5000},
+      "replug_grace_ms": {"type": "integer", "minimum": 0, "maximum": 3600000, "default": 10000},
       "max_in_flight": {"type": "integer", "minimum": 1, "maximum": 1024, "default": 16}
     }
   }
@@ -51,6 +52,7 @@ std::expected<BridgeConfig, std::string> parse_bridge(const json& j, const std::
   bridge.reset_wait_ms = j.value("reset_wait_ms", bridge.port.empty() ? 0u : 600u);
   bridge.timeout_ms = j.at("timeout_ms").get<std::uint32_t>();
   bridge.retry_max_ms = j.at("retry_max_ms").get<std::uint32_t>();
+  bridge.replug_grace_ms = j.at("replug_grace_ms").get<std::uint32_t>();
   bridge.max_in_flight = j.at("max_in_flight").get<std::uint32_t>();
   return bridge;
 }

@@ -72,6 +72,23 @@ void BridgeSet::describe_pins(nlohmann::json& out) const {
   for (const auto& bridge : bridges_) bridge->describe_pins(out);
 }
 
+namespace {
+
+// Refusals listed in a bridge's status; the count says how many there were.
+constexpr std::size_t kListedRefusals = 16;
+
+// "refused_count", and "refused" with one line each (names escaped already) when there are any.
+void add_refusals(nlohmann::json& row, const std::vector<Refusal>& refused) {
+  row["refused_count"] = refused.size();
+  if (refused.empty()) return;
+  auto& lines = row["refused"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < std::min(refused.size(), kListedRefusals); ++i) {
+    lines.push_back(refused[i].kind + " '" + refused[i].name + "': " + refused[i].reason);
+  }
+}
+
+}  // namespace
+
 nlohmann::json BridgeSet::status(const ToolRegistry& registry) const {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& bridge : bridges_) {
@@ -85,6 +102,8 @@ nlohmann::json BridgeSet::status(const ToolRegistry& registry) const {
                           {"tools", tools},
                           {"last_error", bridge->last_failure()}};
     if (const auto next = bridge->next_attempt_ms()) row["next_attempt_ms"] = *next;
+    if (const auto until = bridge->tools_kept_until_ms()) row["tools_kept_until_ms"] = *until;
+    add_refusals(row, bridge->refused());
     out.push_back(std::move(row));
   }
   return out;

@@ -35,6 +35,12 @@ std::optional<std::string> CallTable::resend_after_id_zero_error(std::string_vie
   return call.line;
 }
 
+std::optional<CallTable::Call> CallTable::take_after_overlong_line(std::size_t bytes) {
+  if (calls_.size() == 1) return take(calls_.begin()->first);
+  for (auto& [id, call] : calls_) call.dropped_line_bytes = bytes;
+  return std::nullopt;
+}
+
 std::vector<CallTable::Call> CallTable::take_expired(Clock::time_point now) {
   std::vector<Call> expired;
   for (auto it = calls_.begin(); it != calls_.end();) {

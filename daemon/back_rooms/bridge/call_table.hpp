@@ -28,7 +28,8 @@ class CallTable {
     ToolReply reply;
     Clock::time_point deadline;
     bool resent = false;
-    std::string unread_error;  // the device's id-0 error that came after the resend, if any
+    std::string unread_error;            // the device's id-0 error that came after the resend, if any
+    std::size_t dropped_line_bytes = 0;  // a line too long to read that came while this call waited
   };
 
   // AVR firmware reads ids into a 16-bit int: keep them in 1..kMaxId.
@@ -52,6 +53,12 @@ class CallTable {
   // are expected: they are remembered on the call (for its timeout message) and
   // never fail it; the reply to the resend, or the deadline, ends it.
   std::optional<std::string> resend_after_id_zero_error(std::string_view device_message);
+
+  // A line too long to read (`bytes` long) arrived. With exactly one call in
+  // flight it was that call's reply: removes and returns the call, for the
+  // caller to fail. With more, which one it answered is unknown: each call
+  // remembers the line for its timeout message, and nullopt is returned.
+  std::optional<Call> take_after_overlong_line(std::size_t bytes);
 
   // Removes and returns the calls whose deadline is not after `now`.
   std::vector<Call> take_expired(Clock::time_point now);

@@ -12,6 +12,19 @@ using nlohmann::json;
 
 namespace {
 constexpr std::uint32_t kFirstRetryMs = 250;
+// A device whose list_tools reply is over the line limit sends the same reply
+// until its firmware changes: it is asked again at most this often (a replug,
+// seen by udev, retries at once).
+constexpr std::uint32_t kTooLargeRetryMaxMs = 60'000;
+// Refusals logged per discovery; the rest are counted.
+constexpr std::size_t kLoggedRefusals = 16;
+// Added to a retry hint: what discovery takes besides the board's reset wait.
+constexpr std::uint32_t kDiscoveryAllowanceMs = 100;
+
+std::int64_t unix_ms(std::chrono::steady_clock::time_point when) {
+  const auto wall = std::chrono::system_clock::now() + (when - std::chrono::steady_clock::now());
+  return std::chrono::duration_cast<std::chrono::milliseconds>(wall.time_since_epoch()).count();
+}
 
 // The device's pin tools whose results say a pin's value: kept as its reading.
 bool reads_or_drives_pin(std::string_view method) {
@@ -25,7 +38,8 @@ McuBridge::McuBridge(boost::asio::io_context& io, BridgeConfig config, ToolRegis
       registry_(registry),
       events_(events),
       timer_(io),
-      redial_(io, std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)) {}
+      redial_(io, std::chrono::milliseconds(kFirstRetryMs), std::chrono::milliseconds(config_.retry_max_ms)),
+      grace_timer_(io) {}
 
 McuBridge::~McuBridge() { stop(); }
 
@@ -40,7 +54,9 @@ void McuBridge::stop() {
   ++generation_;
   timer_.cancel();
   redial_.cancel();
+  end_grace();
   go_away();
+  registry_.remove_owner(owner());
   events_.touch_status("bridges");
 }
 
@@ -93,20 +109,32 @@ void McuBridge::handshake(std::uint64_t generation) {
     self->link_->call("list_tools", json(), [weak, generation, info = *info](ToolResult listing) {
       auto self = weak.lock();
       if (!self || generation != self->generation_) return;
-      if (!listing) return self->fail(generation, listing.error());
+      if (!listing) {
+        auto reason = listing.error();
+        reason.message = "list_tools: " + reason.message;
+        if (reason.name == domain_error_name(DomainError::ReplyTooLarge)) {
+          // The same reply would come again at once: ask less often until it fits.
+          reason.message += "; asking again at most every " + std::to_string(kTooLargeRetryMaxMs / 1000) + " s";
+          self->redial_.set_ceiling(
+              std::chrono::milliseconds(std::max(self->config_.retry_max_ms, kTooLargeRetryMaxMs)));
+        }
+        return self->fail(generation, reason);
+      }
       self->on_manifest(generation, info, *listing);
     });
   });
 }
 
 void McuBridge::on_manifest(std::uint64_t generation, const json& info, const json& listing) {
-  auto manifest = read_manifest(listing);
+  auto manifest = read_manifest(listing, config_.id + "__");
   if (!manifest) return fail(generation, manifest.error());
   for (const auto& why : manifest->skipped) log::warn("bridge", config_.id, ": skipped ", why);
   info_ = info;
   state_ = State::Ready;
   redial_.connected();
+  redial_.set_ceiling(std::chrono::milliseconds(config_.retry_max_ms));
   last_failure_.clear();
+  end_grace();
   adopt_pins(*manifest);
   register_tools(*manifest);
   start_polling(*manifest);
@@ -124,10 +152,15 @@ void McuBridge::fail(std::uint64_t generation, const Error& reason) {
   const LinkStats stats = link_ ? link_->stats() : LinkStats{};
   ++generation_;
   go_away();
+  if (was_ready && config_.replug_grace_ms > 0) start_grace();
+  if (!grace_until_) registry_.remove_owner(owner());
   if (was_ready) {
-    log::warn("bridge", config_.id, ": device lost (", reason.message, "); its tools are removed until it is back (",
-              stats.noise_lines, " non-JSON lines ignored, ", stats.unmatched, " unmatched replies, ", stats.resends,
-              " requests resent, ", stats.overflows, " over-long lines)");
+    const std::string tools = grace_until_ ? "its tools answer DEVICE_DISCONNECTED for up to " +
+                                                 std::to_string(config_.replug_grace_ms) + " ms, then go"
+                                           : "its tools are removed until it is back";
+    log::warn("bridge", config_.id, ": device lost (", reason.message, "); ", tools, " (", stats.noise_lines,
+              " non-JSON lines ignored, ", stats.unmatched, " unmatched replies, ", stats.resends, " requests resent, ",
+              stats.overflows, " over-long lines)");
   } else if (reason.message != last_failure_) {
     log::warn("bridge", config_.id, ": cannot connect: ", reason.message, "; retrying");
   }
@@ -136,7 +169,7 @@ void McuBridge::fail(std::uint64_t generation, const Error& reason) {
   events_.touch_status("bridges");  // offline, and when it tries again
 }
 
-// Removes what the device contributed and fails its calls in flight.
+// Removes what the device contributed but its tools, and fails its calls in flight.
 void McuBridge::go_away() {
   pollers_.clear();
   drains_.clear();
@@ -148,8 +181,48 @@ void McuBridge::go_away() {
     link_->close(Error::domain(DomainError::DeviceDisconnected, config_.id + ": device disconnected"));
     link_.reset();
   }
-  registry_.remove_owner(owner());
   polled_.clear();
+}
+
+void McuBridge::start_grace() {
+  grace_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.replug_grace_ms);
+  grace_timer_.expires_at(*grace_until_);
+  grace_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (ec || !self || !self->grace_until_) return;
+    self->grace_until_.reset();
+    log::info("bridge", self->config_.id, ": not back within ", self->config_.replug_grace_ms,
+              " ms; its tools are removed until it is");
+    self->registry_.remove_owner(self->owner());
+    self->events_.touch_status("bridges");
+  });
+}
+
+void McuBridge::end_grace() {
+  grace_until_.reset();
+  grace_timer_.cancel();
+}
+
+std::optional<std::int64_t> McuBridge::tools_kept_until_ms() const {
+  if (!grace_until_) return std::nullopt;
+  return unix_ms(*grace_until_);
+}
+
+Error McuBridge::away_error() const {
+  auto error = Error::domain(DomainError::DeviceDisconnected, config_.id + ": device not connected");
+  if (!grace_until_) return error;
+  // About when the device can be back: the next reconnect attempt (now, if one
+  // is under way), the board's reset wait, and discovery.
+  const auto now = std::chrono::steady_clock::now();
+  const auto attempt = redial_.next_attempt();
+  const auto until_attempt = attempt && *attempt > now ? *attempt - now : std::chrono::steady_clock::duration::zero();
+  error.retry_after_ms =
+      static_cast<std::uint32_t>(std::chrono::duration_cast<std::chrono::milliseconds>(until_attempt).count() +
+                                 config_.reset_wait_ms + kDiscoveryAllowanceMs);
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*grace_until_ - now).count();
+  error.message = config_.id + ": device disconnected; waiting " + std::to_string(std::max<std::int64_t>(left, 0)) +
+                  " ms more for it to come back (retry in " + std::to_string(error.retry_after_ms) + " ms)";
+  return error;
 }
 
 void McuBridge::schedule_retry() {
@@ -162,7 +235,7 @@ void McuBridge::schedule_retry() {
 
 void McuBridge::invoke(const std::string& method, json arguments, ToolReply reply) {
   if (state_ != State::Ready || !link_) {
-    reply(std::unexpected(Error::domain(DomainError::DeviceDisconnected, config_.id + ": device not connected")));
+    reply(std::unexpected(away_error()));
     return;
   }
   if (!reads_or_drives_pin(method)) return link_->call(method, arguments, std::move(reply));
@@ -175,7 +248,9 @@ void McuBridge::invoke(const std::string& method, json arguments, ToolReply repl
 }
 
 void McuBridge::register_tools(const DeviceManifest& manifest) {
-  ToolRegistry::Batch batch(registry_);
+  ToolRegistry::Batch batch(registry_);  // a device back within its grace period: the same tools, no list_changed
+  registry_.remove_owner(owner());
+  auto refused = manifest.refused;
   for (const auto& device_tool : manifest.tools) {
     Tool tool;
     tool.name = config_.id + "__" + device_tool.name;
@@ -192,8 +267,22 @@ void McuBridge::register_tools(const DeviceManifest& manifest) {
       self->invoke(method, std::move(arguments), std::move(reply));
     };
     if (auto added = registry_.add(std::move(tool)); !added) {
-      log::warn("bridge", config_.id, ": tool not registered: ", added.error().message);
+      refused.push_back({"tool", device_tool.name, added.error().message});
     }
+  }
+  report_refusals(std::move(refused));
+}
+
+void McuBridge::report_refusals(std::vector<Refusal> refused) {
+  if (refused == refused_) return;  // a device that comes and goes is not reported each time
+  refused_ = std::move(refused);
+  for (std::size_t i = 0; i < std::min(refused_.size(), kLoggedRefusals); ++i) {
+    const auto& r = refused_[i];
+    log::warn("bridge", config_.id, ": refused the device's ", r.kind, " '", r.name, "': ", r.reason);
+  }
+  if (refused_.size() > kLoggedRefusals) {
+    log::warn("bridge", config_.id, ": refused ", refused_.size() - kLoggedRefusals,
+              " more of the device's tools and pins (mcpuctl bridges counts them)");
   }
 }
 

@@ -2,15 +2,19 @@
 // One bridged MCP/U device: keeps a link to it (reconnecting with backoff),
 // discovers it (get_info, list_tools), registers its tools as "<id>__<tool>"
 // and its pins as "<id>__<pin>", polls the tools that ask for it and drains
-// buffered pins into mcpud's own sample history. While the device is away its
-// tools are gone from the registry. Single-threaded (event loop only); owned
-// through shared_ptr so pending operations can outlive a reload.
+// buffered pins into mcpud's own sample history. When a device that was ready
+// goes away its tools stay for replug_grace_ms, answering DEVICE_DISCONNECTED
+// with a retry hint, and are removed if it is not back by then. Single-threaded
+// (event loop only); owned through shared_ptr so pending operations can outlive
+// a reload.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +61,10 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   }
   // Discovery has ended, well (ready) or not (waiting to retry).
   bool settled() const { return state_ == State::Ready || state_ == State::Waiting; }
+  // The tools and pins the latest discovery did not export, and why.
+  const std::vector<Refusal>& refused() const { return refused_; }
+  // While a lost device's tools are kept for its return: when they go (Unix ms).
+  std::optional<std::int64_t> tools_kept_until_ms() const;
 
   // A pin of the device by its prefixed name, while the device is present.
   pins::BoardPin* find_pin(std::string_view name);
@@ -77,10 +85,19 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   void handshake(std::uint64_t generation);
   void on_manifest(std::uint64_t generation, const nlohmann::json& info, const nlohmann::json& listing);
   void fail(std::uint64_t generation, const Error& reason);
+  // Drops the link, the pins and the periodic work (the tools stay: see fail()).
   void go_away();
   void schedule_retry();
+  // Keeps the tools of a device that was lost for replug_grace_ms, then removes them.
+  void start_grace();
+  void end_grace();
+  // DEVICE_DISCONNECTED for a call while the device is away, with a retry hint
+  // during the grace period.
+  Error away_error() const;
 
   void register_tools(const DeviceManifest& manifest);
+  // Logs the refused names when they differ from the last discovery's.
+  void report_refusals(std::vector<Refusal> refused);
   void adopt_pins(const DeviceManifest& manifest);
   void start_polling(const DeviceManifest& manifest);
   // Calls `tick` every `period_ms` on `timer` while this connection lasts and tick returns true.
@@ -109,7 +126,10 @@ class McuBridge : public std::enable_shared_from_this<McuBridge> {
   std::shared_ptr<McuLink> link_;
   boost::asio::steady_timer timer_;  // the reset wait after opening
   io::Redial redial_;
-  std::string last_failure_;  // logged once, not on every retry
+  boost::asio::steady_timer grace_timer_;
+  std::optional<std::chrono::steady_clock::time_point> grace_until_;  // set while a lost device's tools stay
+  std::string last_failure_;                                          // logged once, not on every retry
+  std::vector<Refusal> refused_;
   nlohmann::json info_;
 
   // Pins keep their history across reconnects; `present_` lists those the device has now.

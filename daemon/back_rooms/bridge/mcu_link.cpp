@@ -40,7 +40,7 @@ void McuLink::read_more() {
     }
     self->framer_.feed(
         std::string_view(self->read_buffer_.data(), n), [&](std::string_view line) { self->on_line(line); },
-        [&] { ++self->stats_.overflows; });
+        [&] { ++self->stats_.overflows; }, [&](std::size_t bytes) { self->on_overlong_line(bytes); });
     if (self->open_) self->read_more();
   });
 }
@@ -78,6 +78,25 @@ void McuLink::on_line(std::string_view line) {
       return;
     }
   }
+}
+
+std::string McuLink::too_long_message(std::size_t bytes, bool at_least) const {
+  return options_.device_id + ": the device's reply is " + (at_least ? "at least " : "") + std::to_string(bytes) +
+         " bytes long, over the line limit of " + std::to_string(options_.max_line_bytes) + " bytes";
+}
+
+// A line too long to read was dropped. With one request on the wire it was its
+// reply: that call fails now, saying so, rather than later as a timeout.
+void McuLink::on_overlong_line(std::size_t bytes) {
+  auto call = calls_.take_after_overlong_line(bytes);
+  if (!call) {
+    log::debug("bridge", options_.device_id, ": dropped a line of ", bytes, " bytes (over the line limit of ",
+               options_.max_line_bytes, "); the calls in flight may time out");
+    return;
+  }
+  call->reply(std::unexpected(Error::domain(DomainError::ReplyTooLarge, too_long_message(bytes, false))));
+  pump();
+  arm_deadline_timer();
 }
 
 void McuLink::call(const std::string& method, const json& params, ToolReply reply) {
@@ -179,7 +198,13 @@ void McuLink::arm_deadline_timer() {
 
 void McuLink::on_deadline() {
   const auto now = CallTable::Clock::now();
+  // The one request on the wire while an over-long line is still arriving: that line is its reply.
+  const std::size_t arriving = calls_.size() == 1 ? framer_.overlong_bytes() : 0;
   auto expired = calls_.take_expired(now);
+  if (arriving != 0 && !expired.empty()) {
+    expired.front().reply(std::unexpected(Error::domain(DomainError::ReplyTooLarge, too_long_message(arriving, true))));
+    expired.clear();
+  }
   for (auto it = waiting_.begin(); it != waiting_.end();) {
     if (it->deadline > now) {
       ++it;
@@ -188,13 +213,19 @@ void McuLink::on_deadline() {
     expired.push_back(std::move(*it));
     it = waiting_.erase(it);
   }
-  for (auto& call : expired) {
-    std::string message = options_.device_id + ": no reply within " + std::to_string(options_.timeout_ms) + " ms";
-    if (!call.unread_error.empty()) message += " (the device could not read the request: " + call.unread_error + ")";
-    call.reply(std::unexpected(Error::domain(DomainError::Timeout, std::move(message))));
-  }
+  for (auto& call : expired) call.reply(std::unexpected(timeout_error(call)));
   pump();
   arm_deadline_timer();
+}
+
+Error McuLink::timeout_error(const CallTable::Call& call) const {
+  std::string message = options_.device_id + ": no reply within " + std::to_string(options_.timeout_ms) + " ms";
+  if (!call.unread_error.empty()) message += " (the device could not read the request: " + call.unread_error + ")";
+  if (call.dropped_line_bytes != 0) {
+    message += " (meanwhile a line of " + std::to_string(call.dropped_line_bytes) + " bytes, over the line limit of " +
+               std::to_string(options_.max_line_bytes) + " bytes, was dropped)";
+  }
+  return Error::domain(DomainError::Timeout, std::move(message));
 }
 
 void McuLink::lost(const Error& reason) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // One live connection to an MCP/U device: writes requests with fresh integer
 // ids, reads replies line by line, matches them to the calls in flight, fails
-// calls after their deadline (TIMEOUT) or when the link drops
-// (DEVICE_DISCONNECTED). Ignores and counts lines that are not replies.
+// calls after their deadline (TIMEOUT), when their reply is longer than the
+// line limit (REPLY_TOO_LARGE) or when the link drops (DEVICE_DISCONNECTED).
+// Ignores and counts lines that are not replies.
 // Single-threaded (event loop only); owned through shared_ptr because pending
 // reads, writes and timers keep it alive.
 #pragma once
@@ -67,6 +68,9 @@ class McuLink : public std::enable_shared_from_this<McuLink> {
  private:
   void read_more();
   void on_line(std::string_view line);
+  void on_overlong_line(std::size_t bytes);
+  // "<device>: ... line limit of N bytes", for a reply of `bytes` (or more, `at_least`).
+  std::string too_long_message(std::size_t bytes, bool at_least) const;
   void dispatch(CallTable::Call call);
   // Ends a call the client cancelled, whether on the wire or still waiting its turn.
   void abandon(std::int64_t id);
@@ -75,6 +79,7 @@ class McuLink : public std::enable_shared_from_this<McuLink> {
   void write_next();
   void arm_deadline_timer();
   void on_deadline();
+  Error timeout_error(const CallTable::Call& call) const;
   void lost(const Error& reason);
 
   boost::asio::io_context& io_;

@@ -205,6 +205,15 @@ std::vector<BridgeRow> Control::bridges() const {
     if (tool->owner.starts_with(kBridgeOwnerPrefix)) ++tool_counts[tool->owner.substr(kBridgeOwnerPrefix.size())];
   }
   std::vector<BridgeRow> rows;
+  for (const auto& bridge : source_.bridges ? source_.bridges() : json::array()) {
+    const std::string id = bridge.value("id", "");
+    json details = bridge;
+    details.erase("id");
+    details.erase("tools");  // the row's count
+    rows.push_back(sdbus::make_struct(id, tool_counts[id], dict_from_json(details)));
+    tool_counts.erase(id);
+  }
+  // Tools of a bridge no status names (a daemon without a bridge set).
   for (const auto& [id, count] : tool_counts) rows.push_back(sdbus::make_struct(id, count, Dict{}));
   return rows;
 }

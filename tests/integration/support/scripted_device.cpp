@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 
 #include "support/line_client.hpp"
 
@@ -219,11 +220,25 @@ void ScriptedDevice::on_bytes(const char* data, std::size_t n) {
   }
 }
 
+// Writes the whole line, waiting for room (a long list_tools reply fills a pty
+// or socket buffer many times), for at most 10 s.
 void ScriptedDevice::send_line(const json& message) {
   const std::string text = message.dump() + "\r\n";
   const int fd = tcp_ ? client_ : master_;
-  if (fd >= 0) [[maybe_unused]]
-    auto written = ::write(fd, text.data(), text.size());
+  if (fd < 0) return;
+  const auto give_up = Clock::now() + std::chrono::seconds(10);
+  std::size_t sent = 0;
+  while (sent < text.size() && Clock::now() < give_up) {
+    const ssize_t n = ::write(fd, text.data() + sent, text.size() - sent);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+      return;
+    } else {
+      pollfd room{fd, POLLOUT, 0};
+      ::poll(&room, 1, 50);
+    }
+  }
 }
 
 void ScriptedDevice::on_request_line(const std::string& line) {

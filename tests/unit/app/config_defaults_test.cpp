@@ -213,6 +213,7 @@ TEST(ConfigDefaults, EveryDefaultOfABridgeIsReadAndNoStructWritesItAgain) {
       {"/reset_wait_ms", [](const bridge::BridgeConfig& b) -> json { return b.reset_wait_ms; }},
       {"/timeout_ms", [](const bridge::BridgeConfig& b) -> json { return b.timeout_ms; }},
       {"/retry_max_ms", [](const bridge::BridgeConfig& b) -> json { return b.retry_max_ms; }},
+      {"/replug_grace_ms", [](const bridge::BridgeConfig& b) -> json { return b.replug_grace_ms; }},
       {"/max_in_flight", [](const bridge::BridgeConfig& b) -> json { return b.max_in_flight; }},
   };
   expect_defaults_from_the_schema_only(config->resolved["bridges"][0], fields, config->bridges.at(0), {"/id", "/port"});

@@ -21,11 +21,12 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using nlohmann::json;
 
-// A [[bridges]] entry over TCP as the daemon reads it: checked by the schema, defaults filled in.
+// A [[bridges]] entry over TCP as the daemon reads it: checked by the schema,
+// defaults filled in but a short replug grace period.
 BridgeConfig bridge_over_tcp(const std::string& id, const std::string& address) {
   json schema = {{"type", "object"}, {"properties", json::object()}};
   add_bridges_schema(schema);
-  json document = {{"bridges", {{{"id", id}, {"tcp", address}}}}};
+  json document = {{"bridges", {{{"id", id}, {"tcp", address}, {"replug_grace_ms", 200}}}}};
   const auto valid = schema::validate(schema, document, "");
   EXPECT_TRUE(valid) << valid.error();
   auto bridges = parse_bridges(document);
@@ -113,7 +114,7 @@ TEST(BridgeEvents, PolledResultsArePublishedAndToolsFollowTheConnection) {
 
   peer.unplug();
   ASSERT_TRUE(run_until(io, [&] { return registry.find("dev__tick") == nullptr; }))
-      << "tools stayed after the peer left";
+      << "tools stayed after the peer left and its grace period ended";
   EXPECT_EQ(tools_changed, 2);
   bridges.stop_all();
 }

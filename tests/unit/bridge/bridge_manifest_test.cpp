@@ -4,6 +4,7 @@
 
 #include "device_manifest.hpp"
 #include "mcpud/core/schema.hpp"
+#include "mcpud/core/shown_text.hpp"
 
 namespace mcpud::bridge {
 namespace {
@@ -40,7 +41,7 @@ TEST(FallbackSchema, UnknownCustomToolsTakeAnyObject) {
 TEST(Manifest, AvrListingWithoutSchemasGetsFallbacks) {
   const json listing = {
       {"tools", {{{"name", "gpio_write"}, {"description", "Write"}}, {{"name", "blink"}, {"description", "Blink"}}}}};
-  const auto manifest = read_manifest(listing);
+  const auto manifest = read_manifest(listing, "uno__");
   ASSERT_TRUE(manifest);
   ASSERT_EQ(manifest->tools.size(), 2u);
   EXPECT_FALSE(manifest->tools[0].schema_from_device);
@@ -57,7 +58,7 @@ TEST(Manifest, DeviceSchemasAndPollingAreKept) {
                            {"polling", {{"enabled", true}, {"interval_ms", 2000}}}},
                           {{"name", "fast"}, {"polling", {{"enabled", true}, {"interval_ms", 1}}}},
                           {{"name", "off"}, {"polling", {{"enabled", false}, {"interval_ms", 100}}}}}}};
-  const auto manifest = read_manifest(listing);
+  const auto manifest = read_manifest(listing, "uno__");
   ASSERT_TRUE(manifest);
   EXPECT_TRUE(manifest->tools[0].schema_from_device);
   EXPECT_EQ(manifest->tools[0].input_schema, schema);
@@ -76,19 +77,86 @@ TEST(Manifest, MalformedEntriesAreSkippedAndNamed) {
         {{"name", "weird"}, {"inputSchema", {{"type", "array"}}}},
         {{"name", std::string(100, 'x')}}}},
       {"pins", {{{"pin", "2"}, {"name", "led"}}, {{"pin", -1}, {"name", "neg"}}, {{"pin", 2}, {"name", "led"}}}}};
-  const auto manifest = read_manifest(listing);
+  const auto manifest = read_manifest(listing, "uno__");
   ASSERT_TRUE(manifest);
   ASSERT_EQ(manifest->tools.size(), 2u);
   EXPECT_EQ(manifest->tools[0].name, "dup");
   EXPECT_EQ(manifest->tools[1].name, "weird");
   EXPECT_FALSE(manifest->tools[1].schema_from_device) << "a schema that is not an object schema is replaced";
   EXPECT_EQ(manifest->pins.size(), 1u);
-  EXPECT_GE(manifest->skipped.size(), 5u);
+  EXPECT_EQ(manifest->skipped.size(), 4u) << "nameless, the unusable schema, pin \"2\" and pin -1";
+  const std::vector<Refusal> refused = {{"tool", "dup", "listed twice (the first is kept)"},
+                                        {"tool", std::string(64, 'x') + "... (100 bytes)",
+                                         "'uno__' and the name make 105 characters; hosts take at most 64"}};
+  EXPECT_EQ(manifest->refused, refused);
+}
+
+// What a hostile device listed (issue 39), and why each is not exported.
+TEST(Manifest, NamesOutsideTheMcpToolNameCharactersAreRefusedAndShownEscaped) {
+  using namespace std::string_literals;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"a\nb", "'\\x0a' is not one of"},
+      {"a\0b"s, "'\\x00' is not one of"},
+      {"evil\u202Etxt", "'\\u202e' is not one of"},
+      {"say\"hi", "'\"' is not one of"},
+      {"<script>alert(1)</script>", "'<' is not one of"},
+      {"../../etc", "'/' is not one of"},
+      {"tools/list", "'/' is not one of"},
+      {"caf\u00e9", "'\u00e9' is not one of"},
+      {"__proto__", "\"__\" separates the bridge id from the name"},
+      {"", "the name is empty"},
+  };
+  json tools = json::array();
+  for (const auto& [name, why] : cases) tools.push_back({{"name", name}});
+  tools.push_back({{"name", std::string(59, 'n')}});  // "uno__" and 59: 64, the most hosts take
+  const auto manifest = read_manifest({{"tools", tools}}, "uno__");
+  ASSERT_TRUE(manifest);
+  ASSERT_EQ(manifest->tools.size(), 1u);
+  EXPECT_EQ(manifest->tools[0].name, std::string(59, 'n'));
+  ASSERT_EQ(manifest->refused.size(), cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& refusal = manifest->refused[i];
+    EXPECT_EQ(refusal.kind, "tool");
+    EXPECT_TRUE(refusal.reason.starts_with(cases[i].second)) << refusal.reason;
+    EXPECT_FALSE(has_hidden_characters(refusal.name)) << refusal.name;
+  }
+  EXPECT_EQ(manifest->refused[0].name, "a\\x0ab");
+  EXPECT_EQ(manifest->refused[2].name, "evil\\u202etxt");
+}
+
+TEST(Manifest, TheLengthLimitCountsThePrefix) {
+  EXPECT_EQ(name_refusal(std::string(59, 'n'), "uno__"), std::nullopt);
+  EXPECT_TRUE(name_refusal(std::string(60, 'n'), "uno__"));
+  EXPECT_EQ(name_refusal(std::string(61, 'n'), "a__"), std::nullopt);
+  EXPECT_TRUE(name_refusal(std::string(62, 'n'), "a__"));
+  EXPECT_EQ(name_refusal("read-sensor.v2_A", "uno__"), std::nullopt) << "every MCP tool name character";
+}
+
+TEST(Manifest, DescriptionsAndSchemaTextLoseTheirControlCharacters) {
+  const json schema = {
+      {"type", "object"},
+      {"title", "Set\x1b[31m"},
+      {"properties",
+       {{"level",
+         {{"type", "string"}, {"description", "line one\nline two\u202E"}, {"enum", {"a\nb"}}, {"default", "a\nb"}}}}}};
+  const json listing = {
+      {"tools", {{{"name", "set"}, {"description", "Set\r\nthe\tlevel"}, {"inputSchema", schema}}}},
+      {"pins", {{{"pin", 2}, {"name", "led"}, {"type", "digital\x01output"}, {"description", "L\u0085ED"}}}}};
+  const auto manifest = read_manifest(listing, "uno__");
+  ASSERT_TRUE(manifest);
+  const auto& tool = manifest->tools.at(0);
+  EXPECT_EQ(tool.description, "Set  the level");
+  EXPECT_EQ(tool.input_schema["title"], "Set [31m");
+  EXPECT_EQ(tool.input_schema["properties"]["level"]["description"], "line one line two ");
+  EXPECT_EQ(tool.input_schema["properties"]["level"]["enum"][0], "a\nb") << "values an argument may take are kept";
+  EXPECT_EQ(tool.input_schema["properties"]["level"]["default"], "a\nb");
+  EXPECT_EQ(manifest->pins.at(0).type, "digital output");
+  EXPECT_EQ(manifest->pins.at(0).description, "L ED");
 }
 
 TEST(Manifest, NoToolsArrayIsAnError) {
-  EXPECT_FALSE(read_manifest(json::object()));
-  EXPECT_FALSE(read_manifest({{"tools", "gpio_write"}}));
+  EXPECT_FALSE(read_manifest(json::object(), "uno__"));
+  EXPECT_FALSE(read_manifest({{"tools", "gpio_write"}}, "uno__"));
 }
 
 TEST(Manifest, BufferedPinsCarryTheirSampling) {
@@ -100,7 +168,7 @@ TEST(Manifest, BufferedPinsCarryTheirSampling) {
                            {"capabilities", {{"summary", true}, {"buffer", true}, {"events", false}}},
                            {"sampling", {{"interval_ms", 500}, {"buffer_size", 20}}}},
                           {{"pin", 2}, {"name", "led"}, {"type", "digital_output"}}}}};
-  const auto manifest = read_manifest(listing);
+  const auto manifest = read_manifest(listing, "uno__");
   ASSERT_TRUE(manifest);
   ASSERT_EQ(manifest->pins.size(), 2u);
   EXPECT_TRUE(manifest->pins[0].buffer);

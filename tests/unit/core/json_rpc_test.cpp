@@ -556,6 +556,13 @@ TEST(JsonRpcEncoding, ErrorResponseShape) {
       "error":{"code":-32602,"message":"params.pin: missing"}})"));
 }
 
+TEST(JsonRpcEncoding, ARetryHintIsSentBesideTheErrorsName) {
+  auto away = Error::domain(DomainError::DeviceDisconnected, "uno: device unplugged");
+  away.retry_after_ms = 850;
+  EXPECT_EQ(json::parse(error_response(1, away))["error"]["data"],
+            json::parse(R"({"code":"DEVICE_DISCONNECTED","retry_after_ms":850})"));
+}
+
 TEST(JsonRpcEncoding, ResponseOfAnErrorResultIsAnErrorResponse) {
   const ToolResult failed = std::unexpected(Error::internal("bad"));
   EXPECT_EQ(response("x", failed), error_response("x", Error::internal("bad")));

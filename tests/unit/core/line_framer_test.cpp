@@ -115,6 +115,21 @@ TEST(LineFramer, CountsTheCapWithoutTheLineEnding) {
   EXPECT_EQ(feed_all(framer, {"x"}).out, std::vector<std::string>{"<overflow>"});
 }
 
+TEST(LineFramer, TellsHowLongAnOverLongLineWasOnceItEnds) {
+  LineFramer framer(8);
+  std::vector<std::size_t> ends;
+  const auto feed = [&](std::string_view bytes) {
+    framer.feed(
+        bytes, [](std::string_view) {}, [] {}, [&](std::size_t bytes) { ends.push_back(bytes); });
+  };
+  feed(std::string(30, 'x'));
+  EXPECT_EQ(framer.overlong_bytes(), 30u) << "what has arrived of it so far";
+  EXPECT_TRUE(ends.empty());
+  feed(std::string(20, 'x') + "\r\nok\n" + std::string(12, 'y') + "\n");
+  EXPECT_EQ(ends, (std::vector<std::size_t>{50, 12})) << "across reads, and within one";
+  EXPECT_EQ(framer.overlong_bytes(), 0u);
+}
+
 TEST(LineFramer, ReportsItsCap) { EXPECT_EQ(LineFramer(1234).max_line_bytes(), 1234u); }
 
 TEST(LineFramer, PassesLinesOfEveryLengthUpToTheCap) {

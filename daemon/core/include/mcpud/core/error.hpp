@@ -4,6 +4,7 @@
 // Plain data and functions without state; any thread.
 #pragma once
 
+#include <cstdint>
 #include <expected>
 #include <string>
 #include <string_view>
@@ -47,6 +48,9 @@ struct Error {
   std::string message;
   std::string name;  // empty for protocol errors, e.g. "PIN_NOT_FOUND" otherwise
   std::string uri;   // the resource an error is about, sent as error.data.uri (MCP resources)
+  // When trying again may work, in ms (a bridged device being replugged), sent as
+  // error.data.retry_after_ms; 0: no hint.
+  std::uint32_t retry_after_ms = 0;
 
   static Error parse_error(std::string message);
   static Error invalid_request(std::string message);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The daemon's logger: levels, a category per module, one line per message on
 // stderr, with syslog priority prefixes when stderr is the systemd journal.
+// Control characters, invalid UTF-8 and bidirectional formatting characters in
+// a message are written as escapes (shown_text.hpp), so one message is one line.
 #pragma once
 
 #include <functional>

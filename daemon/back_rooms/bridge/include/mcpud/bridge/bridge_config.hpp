@@ -20,9 +20,10 @@ struct BridgeConfig {
   std::string port;  // serial device path; empty for TCP
   std::string tcp;   // "host:port"; empty for serial
   std::uint32_t baud{};
-  std::uint32_t reset_wait_ms{};  // after opening (DTR resets the board)
-  std::uint32_t timeout_ms{};     // per call
-  std::uint32_t retry_max_ms{};   // longest wait between reconnect attempts
+  std::uint32_t reset_wait_ms{};    // after opening (DTR resets the board)
+  std::uint32_t timeout_ms{};       // per call
+  std::uint32_t retry_max_ms{};     // longest wait between reconnect attempts
+  std::uint32_t replug_grace_ms{};  // how long a lost device's tools stay, answering DEVICE_DISCONNECTED
   std::uint32_t max_in_flight{};
   bool operator==(const BridgeConfig&) const = default;
 };

@@ -46,7 +46,10 @@ class BridgeSet final : public pins::ForeignPins {
   void for_each_pin(const std::function<void(const pins::BoardPin&)>& visit) const override;
   // Appends every connected device's pins to an MCP/U pin registry array.
   void describe_pins(nlohmann::json& out) const;
-  // One entry per configured bridge: {id, link, online, tools, last_error, next_attempt_ms?}.
+  // One entry per configured bridge: {id, link, online, tools, last_error,
+  // next_attempt_ms?, tools_kept_until_ms?, refused_count, refused?}; `refused`
+  // holds a line per tool or pin the device listed but mcpud did not export
+  // (the first 16), its name escaped.
   nlohmann::json status(const ToolRegistry& registry) const;
 
  private:

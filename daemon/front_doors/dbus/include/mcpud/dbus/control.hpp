@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "mcpud/core/client_identity.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/dbus/names.hpp"
@@ -43,6 +45,9 @@ struct ControlSource {
   std::string bus;  // "system" or "session", reported by GetInfo
   // A user turn through the services uplink (Ask); unset: not available.
   std::function<void(const std::string& text, std::function<void(Result<std::string>)> reply)> ask;
+  // Each configured bridge's status (BridgeSet::status: {id, tools, link,
+  // online, ...}), ListBridges's rows; unset: bridges are known by their tools.
+  std::function<nlohmann::json()> bridges;
 };
 
 // Who called on the bus: decides whether user-only tools may be called.
@@ -73,7 +78,8 @@ class Control {
   // Sends `text` to the AI server of the services uplink; replies with its answer.
   void ask(const std::string& text, BusReply<std::string> reply) const;
   std::vector<PinRow> pins() const { return source_.pins(); }
-  // One row per bridge: tools whose owner is "bridge:<id>".
+  // One row per bridge: its id, the count of tools whose owner is
+  // "bridge:<id>", and the rest of its status as details (offline bridges too).
   std::vector<BridgeRow> bridges() const;
   std::vector<ClientRow> clients() const { return source_.clients(); }
   // Asks the serial tool set (serial_list_sessions) when it is registered.

@@ -80,12 +80,13 @@ export class StatusPanel {
       ),
       table(
         "Bridges",
-        ["id", "link", "state", "tools", "last error"],
+        ["id", "link", "state", "tools", "refused", "last error"],
         status.bridges.map((b) => [
           b.id,
           b.link,
-          b.online ? "online" : retrying(b.next_attempt_ms, "offline"),
+          b.online ? "online" : retrying(b.next_attempt_ms, b.tools_kept_until_ms ? "away" : "offline"),
           b.tools,
+          refusals(b),
           b.last_error,
         ]),
       ),
@@ -140,6 +141,12 @@ function table(title, columns, rows) {
         )
       : h("p", { class: "muted" }, "none"),
   );
+}
+
+// How many of a device's tools and pins mcpud did not export; each, and why, on hover.
+function refusals(bridge) {
+  if (!bridge.refused_count) return "0";
+  return h("span", { title: (bridge.refused ?? []).join("\n") }, String(bridge.refused_count));
 }
 
 // "retrying at 14:02:07 (in 3 s)": when the next attempt is due, counting down.
