@@ -123,7 +123,9 @@ TEST_F(SerialTest, ALinkAnotherUserCouldHaveMadeOrSwappedIsNotOpened) {
   SerialPeer theirs(link("ttyTHEIRS"));
   SerialPeer in_shared(shared / "ttyV0");
   const bool as_root = ::geteuid() == 0;
-  if (as_root) ASSERT_EQ(::lchown(theirs.link().c_str(), 65534, 65534), 0);  // made by nobody
+  if (as_root) {
+    ASSERT_EQ(::lchown(theirs.link().c_str(), 65534, 65534), 0);  // made by nobody
+  }
   start_with({.lines = "allowed_ports = [\"" + dir.string() + "/tty*\", \"" + shared.string() + "/tty*\"]",
               .allow_test_ptys = false});
   const json swappable = call("serial_connect", {{"port", in_shared.link()}});
