@@ -9,6 +9,7 @@ void Dispatcher::handle(rpc::Client& client, std::string_view method, nlohmann::
     it->second(client, std::move(params), std::move(reply));
     return;
   }
+  if (unrouted_ && unrouted_(method, params, reply)) return;
   registry_.call(client.caller, method, std::move(params), std::move(reply));
 }
 

@@ -329,6 +329,10 @@ std::string error_response(const json& id, const Error& error) {
   if (!error.name.empty()) body["data"]["code"] = error.name;
   if (!error.uri.empty()) body["data"]["uri"] = error.uri;
   if (error.retry_after_ms != 0) body["data"]["retry_after_ms"] = error.retry_after_ms;
+  if (!error.data_members.empty()) {
+    auto members = json::parse(error.data_members, nullptr, false);
+    if (members.is_object()) body["data"].update(members);
+  }
   std::string out = R"({"jsonrpc":"2.0","id":)";
   append_dump(out, id);
   out += R"(,"error":)";

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs the MCP client tests (Node): `setup WORKDIR` installs the pinned npm
 # packages there (npm ci, once per lock file); `run WORKDIR FILE...` runs test files.
-# Uses whatever node and npm are on PATH. NODE_TESTS_SOURCE names another
+# Uses whatever node and npm are on PATH, or runs the tests with MCP_NODE when
+# set (the SDK v2 tests: the Node 22 of node22/). NODE_TESTS_SOURCE names another
 # folder of tests (package files and *.mjs) to run the same way, e.g. tests/dashboard.
 set -euo pipefail
 here="${NODE_TESTS_SOURCE:-$(cd "$(dirname "$0")" && pwd)}"
@@ -35,7 +36,7 @@ case "$mode" in
     ;;
   run)
     cd "$work"
-    exec node --test "$@"
+    exec "${MCP_NODE:-node}" --test "$@"
     ;;
   *)
     echo "usage: $0 setup|run WORKDIR [FILE...]" >&2

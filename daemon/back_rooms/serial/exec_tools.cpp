@@ -70,13 +70,13 @@ void add_exec(ToolRegistry& registry, SerialService& service) {
                          [session, request = std::move(*request), reply = std::move(reply), discarded,
                           encoding](Result<std::size_t> written) mutable {
                            if (!written) return reply(std::unexpected(written.error()));
-                           session->read(std::move(request),
-                                         reply_with(std::move(reply), encoding,
-                                                    [written = *written, discarded](const ReadOutcome& o, json& out) {
-                                                      out["matched"] = o.end == ReadEnd::Match;
-                                                      out["bytes_written"] = written;
-                                                      out["discarded_bytes"] = discarded;
-                                                    }));
+                           session->read(std::move(request), reply_with(std::move(reply), encoding,
+                                                                        [written = written.value_or(0), discarded](
+                                                                            const ReadOutcome& o, json& out) {
+                                                                          out["matched"] = o.end == ReadEnd::Match;
+                                                                          out["bytes_written"] = written;
+                                                                          out["discarded_bytes"] = discarded;
+                                                                        }));
                          });
         });
       },

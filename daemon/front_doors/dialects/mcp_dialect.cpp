@@ -3,10 +3,14 @@
 #include "mcpud/dialects/mcp_dialect.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
 
 #include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/json_text.hpp"
 #include "mcpud/dialects/client_session.hpp"
+#include "mcpud/dialects/mcp_request.hpp"
 
 namespace mcpud::dialects {
 namespace {
@@ -58,16 +62,25 @@ Result<std::string> required_string(const json& params, std::string_view key) {
   return owned(required_string_ref(params, key));
 }
 
+json capabilities() {
+  return {{"tools", {{"listChanged", true}}},
+          {"resources", {{"subscribe", true}, {"listChanged", true}}},
+          {"logging", json::object()}};
+}
+
+std::string instructions(const McpServer& server) {
+  return "Tools of the board '" + server.device() +
+         "': drive and read its pins with the listed tools. Pins are also resources "
+         "(mcpu://pins/<name>) you can read and subscribe to.";
+}
+
+json server_info(const McpServer& server) { return {{"name", server.device()}, {"version", server.version}}; }
+
 json initialize_result(const McpServer& server, const std::string& version) {
   return {{"protocolVersion", version},
-          {"capabilities",
-           {{"tools", {{"listChanged", true}}},
-            {"resources", {{"subscribe", true}, {"listChanged", true}}},
-            {"logging", json::object()}}},
-          {"serverInfo", {{"name", server.device()}, {"version", server.version}}},
-          {"instructions", "Tools of the board '" + server.device() +
-                               "': drive and read its pins with the listed tools. Pins are also resources "
-                               "(mcpu://pins/<name>) you can read and subscribe to."}};
+          {"capabilities", capabilities()},
+          {"serverInfo", server_info(server)},
+          {"instructions", instructions(server)}};
 }
 
 // initialize's clientInfo as "name version" (bounded: it is shown, not trusted).
@@ -81,121 +94,242 @@ std::string client_name(const json& params) {
   return name.substr(0, kMaxBytes);
 }
 
-void install_lifecycle(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
-  dispatcher.add_method("initialize", [&hub, server](rpc::Client& client, json params, ToolReply reply) {
-    auto& session = client_session(client, hub);
-    const auto requested = params.find("protocolVersion");
-    const bool firmware_default = client.conventions == rpc::McpConventions::VoiceAssistant &&
-                                  (requested == params.end() || requested->is_null());
-    session.protocol_version =
-        firmware_default ? std::string(kMcpVersions[0]) : negotiate_version(params.value("protocolVersion", json()));
-    client.mcp_initialized = true;
-    client.caller.name = client_name(params);
-    reply(initialize_result(server, session.protocol_version));
-  });
-  dispatcher.add_method("notifications/initialized", [&hub](rpc::Client& client, json, ToolReply reply) {
-    client_session(client, hub);  // subscribes it to the events it is now owed
-    client.mcp_initialized = true;
-    reply(json::object());
-  });
-  dispatcher.add_method("ping", [](rpc::Client&, json, ToolReply reply) { reply(json::object()); });
-  dispatcher.add_method("logging/setLevel", [&hub](rpc::Client& client, json params, ToolReply reply) {
-    auto name = required_string(params, "level");
-    if (!name) return reply(std::unexpected(name.error()));
-    const auto level = parse_mcp_log_level(*name);
-    if (!level)
-      return reply(std::unexpected(
-          Error::invalid_params("params.level: '" + *name + "' is not an MCP log level (debug ... emergency)")));
-    client_session(client, hub).log_level = *level;
-    reply(json::object());
-  });
-}
+// Which eras a method belongs to: the handshake and per-connection settings are
+// legacy only, server/discover modern only, the rest both.
+enum class Era { Legacy, Modern, Both };
 
-void install_tools(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
-  auto& registry = dispatcher.registry();
-  dispatcher.add_method("tools/list", [&registry, server](rpc::Client&, json params, ToolReply reply) {
-    // Hosts list once, right after start: a bridged device still being discovered would be missed.
-    auto list = [&registry, server, params = std::move(params), reply = std::move(reply)] {
-      reply(list_tools_page(registry, params, server.page_bytes()));
-    };
-    if (server.when_tools_settled) return server.when_tools_settled(std::move(list));
-    list();
-  });
-  dispatcher.add_method("tools/call", [&registry, &hub](rpc::Client& client, json&& params, ToolReply&& reply) {
-    auto name = required_string_ref(params, "name");  // in params, which outlive the call below
-    if (!name) return reply(std::unexpected(name.error()));
-    if (!registry.contains(*name)) {
-      // The MCP specification's example uses -32602; the voice-assistant firmware answers -32601.
-      const std::string message = "Unknown tool: " + std::string(*name);
-      auto unknown = client.conventions == rpc::McpConventions::VoiceAssistant ? Error::method_not_found(message)
-                                                                               : Error::invalid_params(message);
-      return reply(std::unexpected(std::move(unknown)));
-    }
-    json arguments;  // null: no arguments, an empty object to the registry
-    if (const auto given = params.find("arguments"); given != params.end()) arguments = std::move(*given);
-    if (arguments.is_null()) arguments = json::object();
-    if (!arguments.is_object()) {
-      return reply(std::unexpected(
-          Error::invalid_params(std::string("params.arguments: expected object, got ") + arguments.type_name())));
-    }
-    const auto& version = client_session(client, hub).protocol_version;
-    const bool input_errors_as_results = !version.empty() && version >= kInputErrorsAsResultsSince;
-    registry.call(
-        client.caller, *name, std::move(arguments),
-        [reply = std::move(reply), input_errors_as_results](ToolResult&& r) {
-          reply(call_result(std::move(r), input_errors_as_results));
-        },
-        "arguments");
-  });
-}
+// A modern result's caching hints (2026-07-28 server/utilities/caching): how long
+// a client may keep it and whether a shared cache may. See docs/mcp.md.
+struct Caching {
+  std::uint32_t ttl_ms = 0;
+  std::string_view scope = "private";
+};
 
-void install_resources(rpc::Dispatcher& dispatcher, EventHub& hub, const McpServer& server) {
-  dispatcher.add_method("resources/list", [server](rpc::Client&, json, ToolReply reply) {
-    reply(json{{"resources", server.list_resources()}});
-  });
-  dispatcher.add_method("resources/templates/list", [](rpc::Client&, json, ToolReply reply) {
-    reply(json{{"resourceTemplates",
-                {{{"uriTemplate", "mcpu://pins/{name}"},
-                  {"name", "pin"},
-                  {"mimeType", "application/json"},
-                  {"description", "A board pin: its type and current value"}},
-                 {{"uriTemplate", "mcpu://serial/{session_id}"},
-                  {"name", "serial session"},
-                  {"mimeType", "application/json"},
-                  {"description", "Data received by an open serial session (subscribe only)"}}}}});
-  });
-  dispatcher.add_method("resources/read", [server](rpc::Client&, json params, ToolReply reply) {
-    auto uri = required_string(params, "uri");
-    if (!uri) return reply(std::unexpected(uri.error()));
-    server.read_resource(*uri, [uri = *uri, reply = std::move(reply)](Result<json> value) {
-      if (!value) {
-        auto error = value.error();
-        if (error.name == domain_error_name(DomainError::ResourceNotFound)) {
-          error.code = kMcpResourceNotFound;
-          error.uri = uri;
-        }
-        return reply(std::unexpected(std::move(error)));
+using Handler = std::function<void(rpc::Client& client, const McpRequest& request, json&& params, ToolReply&& reply)>;
+
+// What installing the methods needs; shared by every method's closure.
+struct Installer {
+  rpc::Dispatcher& dispatcher;
+  EventHub& hub;
+  std::shared_ptr<const McpServer> server;
+
+  // Registers `name` for `era`. A modern request is checked against its _meta
+  // first; its JSON result gains resultType, serverInfo and, for a cacheable
+  // method, ttlMs and cacheScope. A serialized result (tools/call) has written
+  // its own resultType.
+  void add(std::string_view name, Era era, std::optional<Caching> caching, Handler handler) const {
+    dispatcher.add_method(std::string(name), [name, era, caching, server = server, handler = std::move(handler)](
+                                                 rpc::Client& client, json&& params, ToolReply&& reply) {
+      if (!names_protocol_version(params)) {
+        if (era == Era::Modern)
+          return reply(std::unexpected(Error::invalid_params(
+              "params._meta[\"" + std::string(kMetaProtocolVersion) + "\"]: required: " + std::string(name) +
+              " is a method of MCP 2026-07-28, whose requests name their protocol version")));
+        return handler(client, legacy_request(client), std::move(params), std::move(reply));
       }
-      reply(json{{"contents", {{{"uri", uri}, {"mimeType", "application/json"}, {"text", rpc::dump(*value)}}}}});
+      auto request = modern_request(params);
+      if (!request) return reply(std::unexpected(std::move(request.error())));
+      if (era == Era::Legacy) return reply(std::unexpected(removed_in_modern(name)));
+      handler(client, *request, std::move(params), modern_reply(std::move(reply), caching, server));
     });
-  });
-  for (const bool subscribe : {true, false}) {
-    dispatcher.add_method(subscribe ? "resources/subscribe" : "resources/unsubscribe",
-                          [&hub, server, subscribe](rpc::Client& client, json params, ToolReply reply) {
-                            auto uri = required_string(params, "uri");
-                            if (!uri) return reply(std::unexpected(uri.error()));
-                            if (auto ok = check_subscribable(*uri, "params.uri"); !ok)
-                              return reply(std::unexpected(ok.error()));
-                            if (subscribe && !server.resource_exists(*uri, client.caller)) {
-                              Error missing{kMcpResourceNotFound, "Resource not found: " + *uri,
-                                            std::string(domain_error_name(DomainError::ResourceNotFound)), *uri};
-                              return reply(std::unexpected(std::move(missing)));
-                            }
-                            if (auto done = client_session(client, hub).set_subscribed(*uri, subscribe); !done)
-                              return reply(std::unexpected(done.error()));
-                            reply(json::object());
-                          });
   }
+
+  static McpRequest legacy_request(rpc::Client& client) {
+    McpRequest request;
+    if (const auto* session = dynamic_cast<const ClientSession*>(client.state.get())) {
+      request.version = session->protocol_version;
+      request.log_level = session->log_level;
+    }
+    return request;
+  }
+
+  static Error removed_in_modern(std::string_view name) {
+    return Error::method_not_found("Method not found: " + std::string(name) +
+                                   " is not part of MCP 2026-07-28 (a request without "
+                                   "_meta[\"io.modelcontextprotocol/protocolVersion\"] speaks the earlier revisions)");
+  }
+
+  static ToolReply modern_reply(ToolReply reply, std::optional<Caching> caching,
+                                std::shared_ptr<const McpServer> server) {
+    return [reply = std::move(reply), caching, server = std::move(server)](ToolResult&& result) {
+      if (result && result->is_object()) {
+        auto& object = *result;
+        object["resultType"] = "complete";
+        object["_meta"][kMetaServerInfo] = server_info(*server);
+        if (caching) {
+          object["ttlMs"] = caching->ttl_ms;
+          object["cacheScope"] = caching->scope;
+        }
+      }
+      reply(std::move(result));
+    };
+  }
+};
+
+void install_lifecycle(const Installer& in) {
+  auto& hub = in.hub;
+  const auto& server = in.server;
+  in.add("initialize", Era::Legacy, {},
+         [&hub, server](rpc::Client& client, const McpRequest&, json&& params, ToolReply&& reply) {
+           auto& session = client_session(client, hub);
+           const auto requested = params.find("protocolVersion");
+           const bool firmware_default = client.conventions == rpc::McpConventions::VoiceAssistant &&
+                                         (requested == params.end() || requested->is_null());
+           session.protocol_version = firmware_default ? std::string(kMcpVersions[0])
+                                                       : negotiate_version(params.value("protocolVersion", json()));
+           client.mcp_initialized = true;
+           client.caller.name = client_name(params);
+           reply(initialize_result(*server, session.protocol_version));
+         });
+  in.add("notifications/initialized", Era::Legacy, {},
+         [&hub](rpc::Client& client, const McpRequest&, json&&, ToolReply&& reply) {
+           client_session(client, hub);  // subscribes it to the events it is now owed
+           client.mcp_initialized = true;
+           reply(json::object());
+         });
+  in.add("ping", Era::Legacy, {},
+         [](rpc::Client&, const McpRequest&, json&&, ToolReply&& reply) { reply(json::object()); });
+  in.add("logging/setLevel", Era::Legacy, {},
+         [&hub](rpc::Client& client, const McpRequest&, json&& params, ToolReply&& reply) {
+           auto name = required_string(params, "level");
+           if (!name) return reply(std::unexpected(name.error()));
+           const auto level = parse_mcp_log_level(*name);
+           if (!level)
+             return reply(std::unexpected(
+                 Error::invalid_params("params.level: '" + *name + "' is not an MCP log level (debug ... emergency)")));
+           client_session(client, hub).log_level = *level;
+           reply(json::object());
+         });
+  // The device name (instructions, serverInfo) changes only on a reload.
+  in.add("server/discover", Era::Modern, Caching{kDiscoverTtlMs, "public"},
+         [server](rpc::Client&, const McpRequest&, json&&, ToolReply&& reply) {
+           reply(json{{"supportedVersions", supported_versions()},
+                      {"capabilities", capabilities()},
+                      {"instructions", instructions(*server)}});
+         });
+}
+
+void install_tools(const Installer& in) {
+  auto& registry = in.dispatcher.registry();
+  const auto& server = in.server;
+  // Bridged devices come and go (hot-plug): a short freshness, the change notified too.
+  in.add("tools/list", Era::Both, Caching{kToolsListTtlMs, "public"},
+         [&registry, server](rpc::Client&, const McpRequest&, json&& params, ToolReply&& reply) {
+           // Hosts list once, right after start: a bridged device still being discovered would be missed.
+           auto list = [&registry, server, params = std::move(params), reply = std::move(reply)] {
+             reply(list_tools_page(registry, params, server->page_bytes()));
+           };
+           if (server->when_tools_settled) return server->when_tools_settled(std::move(list));
+           list();
+         });
+  in.add("tools/call", Era::Both, {},
+         [&registry](rpc::Client& client, const McpRequest& request, json&& params, ToolReply&& reply) {
+           auto name = required_string_ref(params, "name");  // in params, which outlive the call below
+           if (!name) return reply(std::unexpected(name.error()));
+           if (!registry.contains(*name)) {
+             // The MCP specification's example uses -32602; the voice-assistant firmware answers -32601.
+             const std::string message = "Unknown tool: " + std::string(*name);
+             auto unknown = !request.modern && client.conventions == rpc::McpConventions::VoiceAssistant
+                                ? Error::method_not_found(message)
+                                : Error::invalid_params(message);
+             return reply(std::unexpected(std::move(unknown)));
+           }
+           json arguments;  // null: no arguments, an empty object to the registry
+           if (const auto given = params.find("arguments"); given != params.end()) arguments = std::move(*given);
+           if (arguments.is_null()) arguments = json::object();
+           if (!arguments.is_object()) {
+             return reply(std::unexpected(Error::invalid_params(std::string("params.arguments: expected object, got ") +
+                                                                arguments.type_name())));
+           }
+           const CallResultForm form{
+               .input_errors_as_results =
+                   request.modern || (!request.version.empty() && request.version >= kInputErrorsAsResultsSince),
+               .modern = request.modern};
+           registry.call(
+               client.caller, *name, std::move(arguments),
+               [reply = std::move(reply), form](ToolResult&& r) { reply(call_result(std::move(r), form)); },
+               "arguments");
+         });
+}
+
+json resource_templates() {
+  return {{{"uriTemplate", "mcpu://pins/{name}"},
+           {"name", "pin"},
+           {"mimeType", "application/json"},
+           {"description", "A board pin: its type and current value"}},
+          {{"uriTemplate", "mcpu://serial/{session_id}"},
+           {"name", "serial session"},
+           {"mimeType", "application/json"},
+           {"description", "Data received by an open serial session (subscribe only)"}}};
+}
+
+// A resource that does not exist: -32002 in the legacy era, -32602 in the modern
+// one (which forbids -32002), with data.uri in both.
+Error resource_not_found(Error error, const std::string& uri, bool modern) {
+  error.code = modern ? rpc_code::kInvalidParams : kMcpResourceNotFound;
+  error.uri = uri;
+  return error;
+}
+
+void install_resources(const Installer& in) {
+  const auto& server = in.server;
+  auto& hub = in.hub;
+  // The pins of the configuration and the daemon's own resources: they change on a reload.
+  in.add("resources/list", Era::Both, Caching{kResourcesListTtlMs, "public"},
+         [server](rpc::Client&, const McpRequest&, json&&, ToolReply&& reply) {
+           reply(json{{"resources", server->list_resources()}});
+         });
+  // Fixed by this build of mcpud.
+  in.add("resources/templates/list", Era::Both, Caching{kTemplatesTtlMs, "public"},
+         [](rpc::Client&, const McpRequest&, json&&, ToolReply&& reply) {
+           reply(json{{"resourceTemplates", resource_templates()}});
+         });
+  // Live values (a pin read now, a session's data): never fresh, and a serial
+  // session's data is its opener's.
+  in.add("resources/read", Era::Both, Caching{0, "private"},
+         [server](rpc::Client&, const McpRequest& request, json&& params, ToolReply&& reply) {
+           auto uri = required_string(params, "uri");
+           if (!uri) return reply(std::unexpected(uri.error()));
+           server->read_resource(*uri, [uri = *uri, modern = request.modern,
+                                        reply = std::move(reply)](Result<json> value) {
+             if (!value) {
+               auto error = std::move(value.error());
+               if (error.name == domain_error_name(DomainError::ResourceNotFound))
+                 error = resource_not_found(std::move(error), uri, modern);
+               return reply(std::unexpected(std::move(error)));
+             }
+             reply(json{{"contents", {{{"uri", uri}, {"mimeType", "application/json"}, {"text", rpc::dump(*value)}}}}});
+           });
+         });
+  for (const bool subscribe : {true, false}) {
+    in.add(subscribe ? "resources/subscribe" : "resources/unsubscribe", Era::Legacy, {},
+           [&hub, server, subscribe](rpc::Client& client, const McpRequest&, json&& params, ToolReply&& reply) {
+             auto uri = required_string(params, "uri");
+             if (!uri) return reply(std::unexpected(uri.error()));
+             if (auto ok = check_subscribable(*uri, "params.uri"); !ok) return reply(std::unexpected(ok.error()));
+             if (subscribe && !server->resource_exists(*uri, client.caller)) {
+               Error missing{kMcpResourceNotFound, "Resource not found: " + *uri,
+                             std::string(domain_error_name(DomainError::ResourceNotFound)), *uri};
+               return reply(std::unexpected(std::move(missing)));
+             }
+             if (auto done = client_session(client, hub).set_subscribed(*uri, subscribe); !done)
+               return reply(std::unexpected(done.error()));
+             reply(json::object());
+           });
+  }
+}
+
+// A modern request for a method no dialect serves: MCP/U calls tools by their
+// name as methods, MCP 2026-07-28 has no such method.
+bool refuse_unrouted_modern(std::string_view method, const json& params, ToolReply& reply) {
+  if (!names_protocol_version(params)) return false;
+  auto request = modern_request(params);
+  if (!request) {
+    reply(std::unexpected(std::move(request.error())));
+    return true;
+  }
+  reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(method))));
+  return true;
 }
 
 }  // namespace
@@ -247,25 +381,27 @@ namespace {
 constexpr std::size_t kKeptValueBytes = 64 * 1024;
 
 // The error outcomes that stay results (rare): built as a value.
-ToolResult error_call_result(const Error& e) {
+ToolResult error_call_result(const Error& e, bool modern) {
   json item = json::object();
   item["type"] = "text";
   item["text"] = e.name.empty() ? e.message : e.name + ": " + e.message;
   json result = json::object();
   result["content"] = json::array({std::move(item)});
   result["isError"] = true;
+  if (modern) result["resultType"] = "complete";
   return result;
 }
 
 // The MCP result of a tool's serialized result `value`: the text content
 // (escaped) and, for an object, structuredContent. The members are in the
 // order a json object keeps them (sorted).
-rpc::JsonBytes mcp_result_text(std::string_view value) {
+rpc::JsonBytes mcp_result_text(std::string_view value, bool modern) {
   rpc::JsonBytes text;
-  text.reserve(2 * value.size() + 96);
+  text.reserve(2 * value.size() + 128);
   rpc::append_text(text, R"({"content":[{"text":)");
   rpc::append_json_string(text, value);
   rpc::append_text(text, R"(,"type":"text"}],"isError":false)");
+  if (modern) rpc::append_text(text, R"(,"resultType":"complete")");
   if (value.starts_with('{')) {  // an object: serialized text has no leading space
     rpc::append_text(text, R"(,"structuredContent":)");
     rpc::append_text(text, value);
@@ -276,18 +412,18 @@ rpc::JsonBytes mcp_result_text(std::string_view value) {
 
 }  // namespace
 
-ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
+ToolResult call_result(ToolResult outcome, CallResultForm form) {
   if (!outcome) {
     const int code = outcome.error().code;
     if (code == rpc_code::kMethodNotFound) return outcome;
-    if (code == rpc_code::kInvalidParams && !input_errors_as_results) return outcome;
-    return error_call_result(outcome.error());
+    if (code == rpc_code::kInvalidParams && !form.input_errors_as_results) return outcome;
+    return error_call_result(outcome.error(), form.modern);
   }
   // tools/call is the MCP hot path: the result is serialized once and that text
   // spliced in twice (mcp_result_text), into the bytes the reply carries.
   if (rpc::is_serialized_result(*outcome)) {  // a tool that answers with text (Tool::invoke_as_text)
     auto& bytes = outcome->get_binary();
-    auto text = mcp_result_text({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+    auto text = mcp_result_text({reinterpret_cast<const char*>(bytes.data()), bytes.size()}, form.modern);
     static_cast<rpc::JsonBytes&>(bytes) = std::move(text);  // the holder is reused, the tool's text freed
     return outcome;
   }
@@ -295,15 +431,17 @@ ToolResult call_result(ToolResult outcome, bool input_errors_as_results) {
   value.clear();
   rpc::append_dump(value, *outcome);
   dispose(*outcome);  // freed in place, not by nlohmann's flattening (json_dispose.hpp)
-  auto text = mcp_result_text(value);
+  auto text = mcp_result_text(value, form.modern);
   if (value.capacity() > kKeptValueBytes) std::string().swap(value);  // a large result's buffer is not kept
   return rpc::serialized_result(std::move(text));
 }
 
 void install_mcp_dialect(rpc::Dispatcher& dispatcher, EventHub& hub, McpServer server) {
-  install_lifecycle(dispatcher, hub, server);
-  install_tools(dispatcher, hub, server);
-  install_resources(dispatcher, hub, server);
+  const Installer installer{dispatcher, hub, std::make_shared<const McpServer>(std::move(server))};
+  install_lifecycle(installer);
+  install_tools(installer);
+  install_resources(installer);
+  dispatcher.on_unrouted(refuse_unrouted_modern);
 }
 
 }  // namespace mcpud::dialects

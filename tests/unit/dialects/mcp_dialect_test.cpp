@@ -3,6 +3,8 @@
 // user-only tools, tools/call results and errors, the envelope, subscriptions.
 #include "mcpud/dialects/mcp_dialect.hpp"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "mcpud/core/activity_log.hpp"
@@ -92,6 +94,118 @@ TEST_F(McpDialect, Initialize_AnswersTheClientsVersionWhenSupported) {
   EXPECT_EQ(reply["result"]["capabilities"]["tools"]["listChanged"], true);
   EXPECT_EQ(reply["result"]["capabilities"]["resources"]["subscribe"], true);
   EXPECT_EQ(reply["result"]["capabilities"]["resources"]["listChanged"], true);
+}
+
+// The _meta of a modern (2026-07-28) request; `extra` merged in.
+json modern_meta(json extra = json::object()) {
+  json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+               {"io.modelcontextprotocol/clientCapabilities", json::object()},
+               {"io.modelcontextprotocol/clientInfo", {{"name", "unit"}, {"version", "1"}}}};
+  meta.update(extra);
+  return meta;
+}
+
+json modern(json params = json::object(), json extra_meta = json::object()) {
+  params["_meta"] = modern_meta(std::move(extra_meta));
+  return params;
+}
+
+TEST_F(McpDialect, Modern_DiscoverNamesVersionsCapabilitiesIdentityAndCaching) {
+  const auto result = call("server/discover", modern())["result"];
+  EXPECT_EQ(result["resultType"], "complete");
+  EXPECT_EQ(result["supportedVersions"][0], "2026-07-28");
+  EXPECT_NE(std::ranges::find(result["supportedVersions"], json("2025-11-25")), result["supportedVersions"].end());
+  EXPECT_EQ(result["capabilities"]["tools"]["listChanged"], true);
+  EXPECT_EQ(result["_meta"]["io.modelcontextprotocol/serverInfo"],
+            json::parse(R"({"name":"board-1","version":"1.2.3"})"));
+  EXPECT_NE(result["instructions"].get<std::string>().find("board-1"), std::string::npos);
+  EXPECT_EQ(result["ttlMs"], kDiscoverTtlMs);
+  EXPECT_EQ(result["cacheScope"], "public");
+}
+
+TEST_F(McpDialect, Modern_AnUnsupportedVersionIsRefusedNamingTheSupportedOnes) {
+  const auto error =
+      call("tools/list", modern({}, {{"io.modelcontextprotocol/protocolVersion", "1900-01-01"}}))["error"];
+  EXPECT_EQ(error["code"], -32022);
+  EXPECT_EQ(error["data"]["requested"], "1900-01-01");
+  EXPECT_EQ(error["data"]["supported"][0], "2026-07-28");
+  // A legacy version is spoken through initialize, not named per request.
+  EXPECT_EQ(
+      call("tools/list", modern({}, {{"io.modelcontextprotocol/protocolVersion", "2025-11-25"}}))["error"]["code"],
+      -32022);
+}
+
+TEST_F(McpDialect, Modern_MissingOrMalformedMetaKeysAreInvalidParams) {
+  json params = modern();
+  params["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
+  auto error = call("tools/list", params)["error"];
+  EXPECT_EQ(error["code"], -32602);
+  EXPECT_NE(error["message"].get<std::string>().find("clientCapabilities"), std::string::npos);
+  params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = "all";
+  EXPECT_EQ(call("tools/list", params)["error"]["code"], -32602);
+  error = call("tools/list", modern({}, {{"io.modelcontextprotocol/logLevel", "verbose"}}))["error"];
+  EXPECT_EQ(error["code"], -32602);
+  EXPECT_NE(error["message"].get<std::string>().find("logLevel"), std::string::npos);
+  EXPECT_TRUE(call("tools/list", modern({}, {{"io.modelcontextprotocol/logLevel", "debug"}})).contains("result"));
+  // server/discover is modern only: without _meta it misses its version.
+  EXPECT_EQ(call("server/discover", json::object())["error"]["code"], -32602);
+}
+
+TEST_F(McpDialect, Modern_TheHandshakeAndPerConnectionMethodsAreNotMethods) {
+  for (const char* method :
+       {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}) {
+    EXPECT_EQ(call(method, modern({{"uri", "mcpu://pins/led"}, {"level", "debug"}}))["error"]["code"], -32601)
+        << method;
+  }
+  // Nor are MCP/U's tools-as-methods.
+  EXPECT_EQ(call("gpio_read", modern({{"pin", 2}}))["error"]["code"], -32601);
+  EXPECT_EQ(call("gpio_read", {{"pin", 2}})["result"], json::parse(R"({"pin":2})"));
+}
+
+TEST_F(McpDialect, Modern_ResultsCarryResultTypeAndTrueCachingHints) {
+  const auto tools = call("tools/list", modern())["result"];
+  EXPECT_EQ(tools["resultType"], "complete");
+  EXPECT_EQ(tools["ttlMs"], kToolsListTtlMs);
+  EXPECT_EQ(tools["cacheScope"], "public");
+  const auto read = call("resources/read", modern({{"uri", "mcpu://pins/led"}}))["result"];
+  EXPECT_EQ(read["resultType"], "complete");
+  EXPECT_EQ(read["ttlMs"], 0);  // a live pin value
+  EXPECT_EQ(read["cacheScope"], "private");
+  EXPECT_EQ(call("resources/templates/list", modern())["result"]["ttlMs"], kTemplatesTtlMs);
+  EXPECT_EQ(call("resources/list", modern())["result"]["cacheScope"], "public");
+  const auto called = call("tools/call", modern({{"name", "gpio_read"}, {"arguments", {{"pin", 2}}}}))["result"];
+  EXPECT_EQ(called["resultType"], "complete");
+  EXPECT_EQ(called["structuredContent"], json::parse(R"({"pin":2})"));
+  EXPECT_FALSE(called.contains("ttlMs"));
+  // Legacy results stay as they were.
+  EXPECT_FALSE(call("tools/list", json::object())["result"].contains("resultType"));
+}
+
+TEST_F(McpDialect, Modern_AnUnknownResourceIsInvalidParamsNever32002) {
+  const auto error = call("resources/read", modern({{"uri", "mcpu://pins/missing"}}))["error"];
+  EXPECT_EQ(error["code"], -32602);
+  EXPECT_EQ(error["data"]["uri"], "mcpu://pins/missing");
+  EXPECT_EQ(call("resources/read", {{"uri", "mcpu://pins/missing"}})["error"]["code"], -32002);
+}
+
+// No modern answer depends on an earlier request: a connection that negotiated
+// 2025-03-26 (argument errors as JSON-RPC errors) still gets 2026-07-28's isError result.
+TEST_F(McpDialect, Modern_AnswersDoNotDependOnWhatTheConnectionNegotiated) {
+  call("initialize", {{"protocolVersion", "2025-03-26"}});
+  const json bad_arguments = {{"name", "gpio_read"}, {"arguments", {{"pin", "x"}}}};
+  EXPECT_EQ(call("tools/call", bad_arguments)["error"]["code"], -32602);
+  const auto result = call("tools/call", modern(bad_arguments))["result"];
+  EXPECT_EQ(result["isError"], true);
+  EXPECT_EQ(result["resultType"], "complete");
+  EXPECT_EQ(call("tools/call", modern({{"name", "nope"}}))["error"]["code"], -32602);
+}
+
+// A modern client never initializes: it gets no pushes it did not listen for.
+TEST_F(McpDialect, Modern_RequestsDoNotEnrolTheClientInNotifications) {
+  call("tools/list", modern());
+  call("tools/call", modern({{"name", "gpio_read"}, {"arguments", {{"pin", 2}}}}));
+  hub.publish(Event{EventKind::ToolsChanged, "test", json::object()});
+  EXPECT_TRUE(client.pushed.empty());
 }
 
 TEST_F(McpDialect, NegotiateVersion_FallsBackToNewestForMissingOrOddValues) {

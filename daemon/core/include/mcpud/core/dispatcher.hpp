@@ -22,6 +22,12 @@ class Dispatcher final : public rpc::MethodHandler {
   // Dialect methods take precedence over tools of the same name.
   void add_method(std::string name, Method method) { methods_[std::move(name)] = std::move(method); }
 
+  // Decides on a request no dialect method serves before the tool of that name
+  // gets it: answers it and returns true, or returns false to leave it to the
+  // registry. The MCP dialect refuses modern (2026-07-28) requests there.
+  using Unrouted = std::function<bool(std::string_view method, const nlohmann::json& params, ToolReply& reply)>;
+  void on_unrouted(Unrouted unrouted) { unrouted_ = std::move(unrouted); }
+
   void handle(rpc::Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) override;
 
   ToolRegistry& registry() { return registry_; }
@@ -29,6 +35,7 @@ class Dispatcher final : public rpc::MethodHandler {
  private:
   ToolRegistry& registry_;
   std::map<std::string, Method, std::less<>> methods_;
+  Unrouted unrouted_;
 };
 
 }  // namespace mcpud::rpc

@@ -51,6 +51,9 @@ struct Error {
   // When trying again may work, in ms (a bridged device being replugged), sent as
   // error.data.retry_after_ms; 0: no hint.
   std::uint32_t retry_after_ms = 0;
+  // Further members of error.data, as the text of a JSON object (MCP's
+  // UnsupportedProtocolVersionError: {"supported":[...],"requested":...}); "" for none.
+  std::string data_members;
 
   static Error parse_error(std::string message);
   static Error invalid_request(std::string message);

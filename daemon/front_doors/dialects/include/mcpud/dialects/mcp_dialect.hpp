@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -18,8 +19,19 @@
 
 namespace mcpud::dialects {
 
-// The protocol versions mcpud speaks, oldest first.
+// The legacy protocol versions mcpud speaks (negotiated by initialize), oldest first.
 inline constexpr std::string_view kMcpVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+// The modern (stateless) versions: each request names one in its _meta.
+inline constexpr std::string_view kModernMcpVersions[] = {"2026-07-28"};
+
+// The _meta keys of a modern request (MCP 2026-07-28, basic/index "_meta").
+inline constexpr std::string_view kMetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view kMetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view kMetaClientInfo = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view kMetaLogLevel = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
+// 2026-07-28's UnsupportedProtocolVersionError (data {supported, requested}).
+inline constexpr int kMcpUnsupportedVersion = -32022;
 
 // What the MCP dialect needs from the daemon; functions so a reload shows at once.
 struct McpServer {
@@ -39,6 +51,15 @@ struct McpServer {
 
 // MCP's code for an unknown resource (the specification's "Resource not found").
 inline constexpr int kMcpResourceNotFound = -32002;
+// How long (ms) a modern client may keep a result (docs/mcp.md "Caching"):
+// discover's identity changes only on a reload; the tool set when a bridged
+// device comes or goes (notified on subscriptions/listen); the resource list on
+// a reload; the templates never. resources/read is a live value: 0.
+inline constexpr std::uint32_t kDiscoverTtlMs = 60'000;
+inline constexpr std::uint32_t kToolsListTtlMs = 10'000;
+inline constexpr std::uint32_t kResourcesListTtlMs = 10'000;
+inline constexpr std::uint32_t kTemplatesTtlMs = 3'600'000;
+
 // The version from which invalid tool arguments are tool results (isError) rather
 // than JSON-RPC errors, so the model can correct itself.
 inline constexpr std::string_view kInputErrorsAsResultsSince = "2025-11-25";
@@ -54,9 +75,14 @@ std::string negotiate_version(const nlohmann::json& requested);
 Result<nlohmann::json> list_tools_page(const ToolRegistry& registry, const nlohmann::json& params,
                                        std::size_t page_bytes);
 
+struct CallResultForm {
+  bool input_errors_as_results = false;  // invalid arguments as isError results (2025-11-25 on)
+  bool modern = false;                   // a 2026-07-28 result: with resultType
+};
+
 // A tool's outcome as a tools/call result: the JSON as text content plus
 // structuredContent, or isError with a readable message. Unknown tools stay
-// JSON-RPC errors; invalid arguments too unless `input_errors_as_results`.
-ToolResult call_result(ToolResult outcome, bool input_errors_as_results = false);
+// JSON-RPC errors; invalid arguments too unless `form.input_errors_as_results`.
+ToolResult call_result(ToolResult outcome, CallResultForm form = {});
 
 }  // namespace mcpud::dialects

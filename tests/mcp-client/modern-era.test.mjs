@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The official SDK v2 client pinned to MCP 2026-07-28 (the stateless revision):
+// no initialize, every request carrying its version in _meta. Over mcpud --stdio,
+// over the mcpud-stdio relay and over the unix socket itself; the same client in
+// `auto` mode finds the modern era too, and in `legacy` mode still initializes.
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { describe, it, before, after } from "node:test";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Daemon, MCPUD, MCPUD_STDIO, allTools, lineClient } from "./daemon.mjs";
+
+const MODERN = "2026-07-28";
+
+// The SDK's Transport over a unix socket: one JSON-RPC message per line, as on stdio.
+class UnixSocketTransport {
+  constructor(path) {
+    this.path = path;
+  }
+  async start() {
+    this.socket = connect({ path: this.path });
+    await new Promise((resolve, reject) => this.socket.once("connect", resolve).once("error", reject));
+    let partial = "";
+    this.socket.on("data", (chunk) => {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop();
+      for (const line of lines) if (line) this.onmessage?.(JSON.parse(line));
+    });
+    this.socket.on("close", () => this.onclose?.());
+    this.socket.on("error", (e) => this.onerror?.(e));
+  }
+  async send(message) {
+    this.socket.write(JSON.stringify(message) + "\n");
+  }
+  async close() {
+    this.socket.end();
+  }
+}
+
+async function connected(transport, mode = { pin: MODERN }) {
+  const client = new Client({ name: "mcpud-modern-test", version: "1.0.0" }, { versionNegotiation: { mode } });
+  await client.connect(transport);
+  return client;
+}
+
+// Runs `use` on a connected client and closes it however `use` ends (a client
+// left open keeps its child process, and the test run, alive).
+async function withClient(transport, use, mode) {
+  const client = await connected(transport, mode);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+// What a modern client does with a board: discover, list every page, call tools.
+async function exercise(client) {
+  assert.equal(client.getProtocolEra(), "modern");
+  assert.equal(client.getNegotiatedProtocolVersion(), MODERN);
+  const discover = await client.discover();
+  assert.ok(discover.supportedVersions.includes(MODERN));
+  assert.ok(discover.capabilities.tools);
+  assert.match(discover.instructions, /mcp-test/);
+  const tools = await allTools(client);  // page_bytes forces several pages
+  const names = tools.map((t) => t.name);
+  for (const name of ["gpio_write", "gpio_read", "pwm_write"]) assert.ok(names.includes(name), name);
+  assert.ok(!names.includes("get_info"), "user-only tools are listed only on request");
+  const written = await client.callTool({ name: "gpio_write", arguments: { pin: 2, value: true } });
+  assert.equal(written.isError, false);
+  assert.deepEqual(written.structuredContent, { pin: 2, name: "led", value: true });
+  const read = await client.callTool({ name: "gpio_read", arguments: { pin: 3 } });
+  assert.equal(read.structuredContent.value, true, "the loopback input follows the LED");
+  // Invalid arguments are a result the model can read, not a protocol error.
+  const invalid = await client.callTool({ name: "gpio_write", arguments: { pin: 2, value: "on" } });
+  assert.equal(invalid.isError, true);
+  assert.match(invalid.content[0].text, /^arguments\.value: expected boolean, got string$/);
+  await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e) => e.code === -32602);
+  const resource = await client.readResource({ uri: "mcpu://pins/led" });
+  assert.equal(JSON.parse(resource.contents[0].text).value, true);
+  await assert.rejects(client.readResource({ uri: "mcpu://pins/nope" }), (e) => e.code === -32602);
+}
+
+describe("SDK v2 pinned to 2026-07-28 on mcpud --stdio", () => {
+  const files = new Daemon();  // only for its temporary config; nothing listens
+  after(() => files.stop());
+
+  it("discovers, lists and calls tools without initialize", async () => {
+    await withClient(
+      new StdioClientTransport({ command: MCPUD, args: ["--stdio", "--config", files.configPath], stderr: "ignore" }),
+      exercise,
+    );
+  });
+
+  it("finds the modern era in auto mode, and initializes in legacy mode", async () => {
+    const transport = () =>
+      new StdioClientTransport({ command: MCPUD, args: ["--stdio", "--config", files.configPath], stderr: "ignore" });
+    await withClient(
+      transport(),
+      async (auto) => {
+        assert.equal(auto.getProtocolEra(), "modern");
+        assert.ok((await allTools(auto)).length > 0);
+      },
+      "auto",
+    );
+    await withClient(
+      transport(),
+      async (legacy) => {
+        assert.equal(legacy.getProtocolEra(), "legacy");
+        assert.equal(legacy.getNegotiatedProtocolVersion(), "2025-11-25");
+      },
+      "legacy",
+    );
+  });
+});
+
+describe("SDK v2 pinned to 2026-07-28 on the unix socket", () => {
+  const daemon = new Daemon();
+  before(() => daemon.start());
+  after(() => daemon.stop());
+
+  it("works through the mcpud-stdio relay", async () => {
+    await withClient(new StdioClientTransport({ command: MCPUD_STDIO, args: ["--socket", daemon.socketPath] }), exercise);
+  });
+
+  it("works on the socket itself", async () => {
+    await withClient(new UnixSocketTransport(daemon.socketPath), exercise);
+  });
+
+  it("answers each request by its own _meta on a connection that also speaks legacy", async () => {
+    const line = await lineClient({ path: daemon.socketPath });
+    line.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {} } });
+    await line.next((m) => m.id === 1, "initialize");
+    const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+    line.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "gpio_write", arguments: { pin: 2, value: "on" }, _meta: meta } });
+    const modern = await line.next((m) => m.id === 2, "the modern call");
+    assert.equal(modern.result.isError, true, "2026-07-28: argument errors are results");
+    assert.equal(modern.result.resultType, "complete");
+    line.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "gpio_write", arguments: { pin: 2, value: "on" } } });
+    assert.equal((await line.next((m) => m.id === 3, "the legacy call")).error.code, -32602, "2025-03-26: a JSON-RPC error");
+    line.send({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "1900-01-01" } } });
+    const refused = await line.next((m) => m.id === 4, "the unsupported version");
+    assert.equal(refused.error.code, -32022);
+    assert.deepEqual(refused.error.data.requested, "1900-01-01");
+    assert.ok(refused.error.data.supported.includes(MODERN));
+    line.close();
+  });
+});
