@@ -233,6 +233,7 @@ http::HttpOptions FrontDoors::http_options(const config::Config& config) const {
                            ctx_.limits.max_clients_per_address,
                            ctx_.limits.queue_bytes};
   for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
+  for (const auto version : dialects::kModernMcpVersions) wanted.modern_protocol_versions.emplace_back(version);
   return wanted;
 }
 

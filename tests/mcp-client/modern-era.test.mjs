@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The official SDK v2 client pinned to MCP 2026-07-28 (the stateless revision):
 // no initialize, every request carrying its version in _meta. Over mcpud --stdio,
-// over the mcpud-stdio relay and over the unix socket itself; the same client in
+// over the mcpud-stdio relay, over the unix socket itself and over Streamable
+// HTTP's session-free path; the same client in
 // `auto` mode finds the modern era too, and in `legacy` mode still initializes.
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it, before, after } from "node:test";
-import { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Daemon, MCPUD, MCPUD_STDIO, allTools, lineClient } from "./daemon.mjs";
 
@@ -144,5 +145,50 @@ describe("SDK v2 pinned to 2026-07-28 on the unix socket", () => {
     assert.deepEqual(refused.error.data.requested, "1900-01-01");
     assert.ok(refused.error.data.supported.includes(MODERN));
     line.close();
+  });
+});
+
+describe("SDK v2 pinned to 2026-07-28 on Streamable HTTP", () => {
+  const daemon = new Daemon({ http: "127.0.0.1:0" });
+  before(() => daemon.start());
+  after(() => daemon.stop());
+  const url = () => new URL(`http://${daemon.httpAddress}/mcp`);
+
+  it("discovers, lists and calls tools without a session", async () => {
+    await withClient(new StreamableHTTPClientTransport(url()), exercise);
+  });
+
+  it("finds the modern era in auto mode, and opens a session in legacy mode", async () => {
+    await withClient(new StreamableHTTPClientTransport(url()), async (c) => assert.equal(c.getProtocolEra(), "modern"), "auto");
+    await withClient(new StreamableHTTPClientTransport(url()), async (c) => assert.equal(c.getProtocolEra(), "legacy"), "legacy");
+  });
+
+  it("refuses with JSON-RPC error bodies that carry the request id", async () => {
+    const post = (headers, message) =>
+      fetch(url(), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(message),
+      });
+    const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+    const headers = { "MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/list" };
+    let res = await post({ ...headers, "Mcp-Method": "tools/call" }, { jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: meta } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(((b) => [b.id, b.error.code])(await res.json()), [5, -32020]);
+    res = await post({ ...headers, "Mcp-Method": "initialize" }, { jsonrpc: "2.0", id: 6, method: "initialize", params: { _meta: meta } });
+    assert.equal(res.status, 404);
+    assert.deepEqual(((b) => [b.id, b.error.code])(await res.json()), [6, -32601]);
+    res = await post({ ...headers, "MCP-Protocol-Version": "1900-01-01" }, { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: meta } });
+    assert.equal(res.status, 400);
+    const unsupported = await res.json();
+    assert.equal(unsupported.error.code, -32022);
+    assert.ok(unsupported.error.data.supported.includes(MODERN));
+    res = await post(headers, { jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: meta } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("mcp-session-id"), null, "no session");
+    assert.equal((await res.json()).result.resultType, "complete");
+    res = await fetch(url(), { headers: { "MCP-Protocol-Version": MODERN, Accept: "text/event-stream" } });
+    assert.equal(res.status, 405, "no GET stream in 2026-07-28");
+    assert.equal((await res.json()).error.code, -32600);
   });
 });

@@ -51,7 +51,8 @@ Result<McpRequest> modern_request(const json& params) {
   McpRequest request{.modern = true, .version = std::string(*modern)};
   const auto* capabilities = member(*meta, kMetaClientCapabilities);
   if (!capabilities)
-    return std::unexpected(Error::invalid_params(meta_key(kMetaClientCapabilities) + ": required (an object; {} for none)"));
+    return std::unexpected(
+        Error::invalid_params(meta_key(kMetaClientCapabilities) + ": required (an object; {} for none)"));
   if (!capabilities->is_object())
     return std::unexpected(Error::invalid_params(meta_key(kMetaClientCapabilities) + ": expected object, got " +
                                                  capabilities->type_name()));

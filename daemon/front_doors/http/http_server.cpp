@@ -22,6 +22,7 @@
 #include "mcpud/io/outgoing_bytes.hpp"
 #include "mcpud/io/tcp_endpoint.hpp"
 #include "mcpud/web/assets.hpp"
+#include "modern_http.hpp"
 
 namespace mcpud::http {
 namespace {
@@ -282,6 +283,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     if (const auto ids = request_.count("Mcp-Session-Id"); ids > 1) {
       return reply_error(http::status::bad_request, "More than one Mcp-Session-Id header");
     }
+    if (selects_modern_path(header("MCP-Protocol-Version"), state_->options.protocol_versions)) return route_modern();
     if (const auto version = header("MCP-Protocol-Version"); !version.empty()) {
       const auto& known = state_->options.protocol_versions;
       if (std::find(known.begin(), known.end(), version) == known.end()) {
@@ -301,6 +303,54 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
         return send(std::move(res));
       }
     }
+  }
+
+  // 2026-07-28's session-free path: POST only (no GET stream, no session to
+  // DELETE), and every refusal a JSON-RPC error body.
+  void route_modern() {
+    if (request_.method() != http::verb::post) {
+      Response res = json_response(
+          http::status::method_not_allowed,
+          rpc::error_response(nullptr, Error::invalid_request("MCP " + std::string(header("MCP-Protocol-Version")) +
+                                                              " is served by POST /mcp alone")));
+      res.set(http::field::allow, "POST");
+      return send(std::move(res));
+    }
+    if (!is_json_media_type(header(http::field::content_type))) {
+      return send_json(http::status::unsupported_media_type,
+                       rpc::error_response(nullptr, Error::invalid_request("Content-Type must be application/json")));
+    }
+    if (const auto encoding = header(http::field::content_encoding); !encoding.empty() && encoding != "identity") {
+      return send_json(http::status::unsupported_media_type,
+                       rpc::error_response(
+                           nullptr, Error::invalid_request("Content-Encoding " + std::string(encoding.substr(0, 100)) +
+                                                           " is not accepted: send JSON as it is")));
+    }
+    const auto optional_header = [this](std::string_view name) -> std::optional<std::string_view> {
+      if (request_.find(beast::string_view(name.data(), name.size())) == request_.end()) return std::nullopt;
+      return header(name);
+    };
+    const ModernRequest request{request_.body(), header("MCP-Protocol-Version"), optional_header("Mcp-Method"),
+                                optional_header("Mcp-Name"), header(http::field::accept)};
+    std::vector<std::string> versions = state_->options.modern_protocol_versions;
+    versions.insert(versions.end(), state_->options.protocol_versions.rbegin(),
+                    state_->options.protocol_versions.rend());
+    const ModernContext context{state_->engine, std::move(versions), state_->options.modern_protocol_versions,
+                                peer_.substr(0, peer_.rfind(':')), state_->options.queue_bytes};
+    awaiting_reply_ = true;
+    auto client = serve_modern(request, context, [self = shared_from_this()](ModernResponse response) {
+      if (self->closed_) return;
+      self->awaiting_reply_ = false;
+      self->stop_watching_peer();
+      if (response.sse) return self->send_sse_reply(response.body);
+      const auto status = static_cast<http::status>(response.status);
+      if (response.body.empty()) return self->send(self->text_response(status, ""));
+      self->send_json(status, std::move(response.body));
+    });
+    if (!awaiting_reply_) return;
+    pending_client_ = client;
+    pending_ids_ = {json::parse(request_.body(), nullptr, false).value("id", json())};
+    watch_peer_while_waiting();
   }
 
   // A Host this listener does not answer to: a page whose name was pointed at
@@ -417,7 +467,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     }
     const bool sse = wants_sse();
     awaiting_reply_ = true;
-    pending_session_ = session;
+    pending_client_ = session;
     pending_ids_ = request_ids(body);
     // The callback owns the connection: a tool that answers later (a serial read
     // that waits, a bridged call) must still find it to write the response.
@@ -466,7 +516,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   // The POST's calls have nobody to answer to: stop what they wait for (a serial
   // read would otherwise hold the session's data until its timeout).
   void cancel_pending_calls() {
-    auto session = pending_session_.lock();
+    auto session = pending_client_.lock();
     if (!session) return;
     for (const auto& id : pending_ids_) {
       const auto found = session->in_flight->find(rpc::dump(id));
@@ -535,7 +585,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     boost::system::error_code ignored;
     stream_.socket().set_option(boost::asio::socket_base::send_buffer_size(kStreamSendBuffer), ignored);
     queue_raw(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n"
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: "
+        "no\r\nConnection: close\r\n"
         "Mcp-Session-Id: " +
         session->id() + "\r\n\r\n");
     session->attach(shared_from_this());
@@ -606,13 +657,15 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     send(std::move(res));
   }
 
-  void send_json(http::status status, std::string body) {
+  Response json_response(http::status status, std::string body) const {
     Response res{status, request_.version()};
     res.set(http::field::server, "mcpud");
     res.set(http::field::content_type, "application/json");
     res.body() = std::move(body);
-    send(std::move(res));
+    return res;
   }
+
+  void send_json(http::status status, std::string body) { send(json_response(status, std::move(body))); }
 
   // The reply as a one-event SSE stream that ends with the response.
   void send_sse_reply(std::string_view reply) {
@@ -620,6 +673,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     res.set(http::field::server, "mcpud");
     res.set(http::field::content_type, "text/event-stream");
     res.set(http::field::cache_control, "no-cache");
+    res.set("X-Accel-Buffering", "no");  // a proxy (nginx) passes events on as they come
     res.body() = sse_event(reply);
     send(std::move(res));
   }
@@ -682,11 +736,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   // "Look again" notifications queued and not yet written, with where they end (in queued_bytes_).
   std::map<std::string, std::uint64_t, std::less<>> unwritten_look_agains_;
   bool write_active_ = false;
-  bool awaiting_reply_ = false;                    // a POST's call has not answered yet
-  std::weak_ptr<McpHttpSession> pending_session_;  // whose requests those are
-  std::vector<nlohmann::json> pending_ids_;        // the POST's request ids
-  bool watching_peer_ = false;                     // watch_peer_while_waiting has a wait pending
-  unsigned watch_generation_ = 0;                  // tells a cancelled wait from the current one
+  bool awaiting_reply_ = false;                // a POST's call has not answered yet
+  std::weak_ptr<rpc::Client> pending_client_;  // whose requests those are (a session's, or a modern POST's)
+  std::vector<nlohmann::json> pending_ids_;    // the POST's request ids
+  bool watching_peer_ = false;                 // watch_peer_while_waiting has a wait pending
+  unsigned watch_generation_ = 0;              // tells a cancelled wait from the current one
   bool closed_ = false;
 };
 

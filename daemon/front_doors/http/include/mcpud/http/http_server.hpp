@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// MCP Streamable HTTP (2025-03-26 and later) with Boost.Beast: POST /mcp answers
-// with JSON or SSE, GET /mcp is the session's notification stream, DELETE ends
-// the session; Mcp-Session-Id, Host and Origin checking, optional bearer token, bounded
-// bodies, connections, sessions and stream queues. Event loop only.
+// MCP Streamable HTTP with Boost.Beast. Legacy (2025-03-26 ... 2025-11-25):
+// POST /mcp answers with JSON or SSE, GET /mcp is the session's notification
+// stream, DELETE ends the session. 2026-07-28 (an MCP-Protocol-Version that is
+// no legacy version): one POST, one request, no session (modern_http.hpp); Mcp-Session-Id, Host and Origin checking,
+// optional bearer token, bounded bodies, connections, sessions and stream queues. Event loop only.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct HttpOptions {
   std::string token;                           // bearer token; "" accepts all
   std::vector<std::string> allowed_origins;    // besides loopback origins
   std::vector<std::string> allowed_hosts;      // Host names besides loopback ones (docs/mcp.md)
-  std::vector<std::string> protocol_versions;  // MCP-Protocol-Version values accepted
+  std::vector<std::string> protocol_versions;  // legacy MCP-Protocol-Version values (the session path)
   std::size_t max_sessions{};
   std::size_t max_body_bytes{};
   std::size_t max_sessions_per_address{};  // MCP sessions one address (IPv6: one /64) may hold
@@ -33,6 +34,8 @@ struct HttpOptions {
   std::size_t max_connections_per_address{};
   // Notifications waiting for a slow stream reader; also what one POST's reply may take.
   std::size_t queue_bytes{};
+  // Modern versions (2026-07-28): a POST naming one takes the session-free path.
+  std::vector<std::string> modern_protocol_versions;
 
   bool operator==(const HttpOptions&) const = default;
 };
