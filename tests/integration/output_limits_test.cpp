@@ -4,7 +4,11 @@
 // themselves, and min_off, rate, range and both interlocks are refused as
 // docs/safety.md says; a SIGHUP that tightens a limit applies to an output
 // already on.
+#include <poll.h>
 #include <signal.h>
+#include <unistd.h>
+
+#include <regex>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -273,6 +277,53 @@ TEST(OutputLimitsReload, ASighupThatTightensMaxOnAppliesToAnOutputAlreadyOn) {
   daemon.signal(SIGHUP);
   ASSERT_TRUE(daemon.wait_for_log("reloaded: 6 pins", 10s, 2));
   EXPECT_TRUE(eventually([&] { return client->result("gpio_read", {{"pin", 20}})["value"] == false; }, 5s, 10ms));
+}
+
+// One HTTP/1.1 request on a connection of its own, and everything the server answers until it closes.
+std::string http_exchange(int port, const std::string& method, const std::string& session, const std::string& body) {
+  auto client = LineClient::connect_tcp(port);
+  if (!client) return "";
+  std::string request = method +
+                        " /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        "Accept: application/json, text/event-stream\r\nConnection: close\r\n";
+  if (!session.empty()) request += "Mcp-Session-Id: " + session + "\r\n";
+  request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  if (!client->send_raw(request)) return "";
+  std::string response;
+  pollfd readable{client->fd(), POLLIN, 0};
+  const Deadline deadline = 5s;
+  while (::poll(&readable, 1, deadline.poll_ms()) > 0) {
+    char buffer[4096];
+    const auto got = ::read(client->fd(), buffer, sizeof buffer);
+    if (got <= 0) break;
+    response.append(buffer, static_cast<std::size_t>(got));
+  }
+  return response;
+}
+
+TEST(OutputLimitsHttp, AnOutputGoesBackToSafeWhenItsMcpHttpSessionEnds) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml() + "\n[http]\nlisten = \"127.0.0.1:0\"\n");
+  const int tcp_port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(tcp_port, 0);
+  const auto http = daemon.wait_for_log(std::regex(R"(\[http\] listening on \S+:(\d+) )"));
+  ASSERT_TRUE(http);
+  const int port = std::stoi(http->at(1));
+  std::smatch id;
+  const auto opened = http_exchange(port, "POST", "", kInitialize);
+  ASSERT_TRUE(std::regex_search(opened, id, std::regex("\r\nMcp-Session-Id: ([^\r]*)\r\n", std::regex::icase)))
+      << opened;
+  const std::string session = id[1];
+  const auto written = http_exchange(
+      port, "POST", session,
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"gpio_write","arguments":{"pin":2,"value":true}}})");
+  ASSERT_TRUE(contains(written, "HTTP/1.1 200")) << written;
+  auto observer = LineClient::connect_tcp(tcp_port);
+  ASSERT_TRUE(observer);
+  EXPECT_EQ(observer->result("gpio_read", {{"pin", 2}})["value"], true);
+
+  ASSERT_TRUE(contains(http_exchange(port, "DELETE", session, ""), "HTTP/1.1 200"));
+  EXPECT_TRUE(eventually([&] { return observer->result("gpio_read", {{"pin", 2}})["value"] == false; }, 5s, 10ms));
 }
 
 }  // namespace mcpud::it::output_limits
