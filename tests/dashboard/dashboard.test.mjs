@@ -94,14 +94,15 @@ test("toggling led in the page drives the pin", async () => {
 
 test("a gpio_write over TCP shows in the page within a second", async () => {
   for (const value of [true, false]) {
+    // Connected until the page shows it: the led returns to its safe value when its client goes (docs/safety.md).
     const client = await lineClient(board.tcpPort);
     await client.call("gpio_write", { pin: 2, value });
-    client.close();
     await page.waitForFunction(
       (on) => document.querySelector('article[data-pin="led"] [role=switch]').getAttribute("aria-checked") === String(on),
       value,
       { timeout: 1000 },
     );
+    client.close();
   }
 });
 
@@ -121,6 +122,14 @@ test("moving the fan slider drives the PWM duty", async () => {
     return JSON.parse(read.contents[0].text).duty === 200;
   }, "the fan duty over TCP");
   await page.waitForFunction(() => document.querySelector('article[data-pin="fan"] output').textContent.includes("(200)"));
+});
+
+test("an output's card shows its limits, and while it is on the time until mcpud ends it", async () => {
+  await pinCard("heater").locator("p.limits", { hasText: "max 10 min on, 1 min off between" }).waitFor();
+  await pinCard("heater").getByRole("switch").click();
+  await pinCard("heater").locator(".countdown", { hasText: /back to safe in \d+ s \(max on\)/ }).waitFor({ timeout: 2000 });
+  await pinCard("heater").getByRole("switch").click();
+  await page.waitForFunction(() => document.querySelector('article[data-pin="heater"] .countdown').textContent === "");
 });
 
 test("a tool form shows the result, and the validation error of invalid input", async () => {
@@ -243,10 +252,10 @@ test("killing and restarting mcpud: the page says so and recovers", async () => 
   await board.start();
   await page.locator("body[data-state=online]").waitFor({ timeout: 20000 });
   await pinCard("led").waitFor();
-  const client = await lineClient(board.tcpPort);
+  const client = await lineClient(board.tcpPort); // connected until the page shows the led on (released after)
   await client.call("gpio_write", { pin: 2, value: true });
-  client.close();
   await page.waitForFunction(() => document.querySelector('article[data-pin="led"] [role=switch]')?.getAttribute("aria-checked") === "true");
+  client.close();
   assert.deepEqual(consoleErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|net::/.test(e)), []);
 });
 

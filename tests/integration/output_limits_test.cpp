@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <regex>
+#include <thread>
 
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
@@ -277,6 +278,43 @@ TEST(OutputLimitsReload, ASighupThatTightensMaxOnAppliesToAnOutputAlreadyOn) {
   daemon.signal(SIGHUP);
   ASSERT_TRUE(daemon.wait_for_log("reloaded: 6 pins", 10s, 2));
   EXPECT_TRUE(eventually([&] { return client->result("gpio_read", {{"pin", 20}})["value"] == false; }, 5s, 10ms));
+}
+
+// Limited outputs and nothing sampled: a timer of the guard is the only thing that could wake it.
+constexpr const char* kQuietLimits = R"(board = "sim"
+listen = ["127.0.0.1:0"]
+[[pins]]
+name = "heater"
+pin = 10
+type = "digital_output"
+safe_value = false
+max_on_ms = 200
+[[pins]]
+name = "tap"
+pin = 12
+type = "digital_output"
+safe_value = false
+lease_ms = 60000
+)";
+
+TEST(OutputLimitsIdle, NothingWakesTheDaemonWhileEveryOutputIsAtItsSafeValue) {
+  DaemonProcess daemon;
+  const int port = daemon.start_tcp({"--config", daemon.write_file("mcpud.toml", kQuietLimits)});
+  ASSERT_NE(port, 0);
+  {
+    auto client = LineClient::connect_tcp(port);
+    ASSERT_TRUE(client);
+    ASSERT_TRUE(client->call("gpio_write", {{"pin", 10}, {"value", true}}).contains("result"));
+    ASSERT_TRUE(client->call("gpio_write", {{"pin", 12}, {"value", true}}).contains("result"));
+    ASSERT_TRUE(eventually([&] { return client->result("gpio_read", {{"pin", 10}})["value"] == false; }, 5s, 10ms));
+    ASSERT_TRUE(client->call("gpio_write", {{"pin", 12}, {"value", false}}).contains("result"));
+  }
+  // Measured, not waited for: the lease's and max_on's timers were cancelled and none
+  // is armed; the first 2 s let the heap trimmer's one quiet-time wake-up pass.
+  std::this_thread::sleep_for(2s);
+  const long switches = daemon.status_field("voluntary_ctxt_switches");
+  std::this_thread::sleep_for(3s);
+  EXPECT_EQ(daemon.status_field("voluntary_ctxt_switches"), switches) << "the idle daemon woke up";
 }
 
 // One HTTP/1.1 request on a connection of its own, and everything the server answers until it closes.

@@ -137,6 +137,9 @@ kill -HUP $MCPUD
 n=200; while ! grep -q "reloaded:" /tmp/mcpud.log && [ $n -gt 0 ]; do usleep 50000; n=$((n - 1)); done
 grep -q "reloaded: 4 pins" /tmp/mcpud.log && result PASS sighup_reload || result FAIL sighup_reload "$(grep -i 'reload\|error' /tmp/mcpud.log)"
 
+# A client that drove led away from its safe value disconnects: the line goes back (docs/safety.md).
+/usr/bin/kernel-client release "$PORT" "$CHIP_DIR"
+
 # GPIO, edges, ADC over TCP; ends with SIGTERM and the safe-value check.
 /usr/bin/kernel-client hw $MCPUD "$PORT" "$CHIP_DIR" "$IIO_DIR" /cfg/iio/devices/dummy/adc0 "$EXPECTED_GPIO"
 

@@ -325,6 +325,22 @@ int run_hw(int pid, int port, const std::string& chip_dir, const std::string& ii
   return failures == 0 ? 0 : 1;
 }
 
+// A client drives led (safe_value = true, so on_release = "safe") low and
+// disconnects: mcpud drives it high again, as gpio-sim's side of the line shows.
+int run_release(int port, const std::string& chip_dir) {
+  const auto value = [&] { return read_file(sim_line(chip_dir, 17, "value")); };
+  {
+    Peer peer(connect_tcp(port));
+    check("release_connect", peer.ok(), "cannot connect to 127.0.0.1:" + std::to_string(port));
+    if (!peer.ok()) return 1;
+    const auto reply = peer.result("gpio_write", {{"pin", 17}, {"value", false}});
+    check("release_driven_low", eventually([&] { return value() == "0"; }), reply.dump() + ", led is " + value());
+  }  // the client goes
+  check("release_on_disconnect_kernel_side", eventually([&] { return value() == "1"; }, 5),
+        "led is " + value() + " after the client that drove it low left");
+  return failures == 0 ? 0 : 1;
+}
+
 int run_tty(const std::string& tty, const std::string& chip_dir, const std::string& tag) {
   Peer peer(open_raw_tty(tty));
   check(tag + "tty_open", peer.ok(), "cannot open " + tty);
@@ -500,12 +516,13 @@ int main(int argc, char** argv) {
   if (args.size() == 7 && args[0] == "hw")
     return run_hw(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4], args[5], args[6]);
   if (args.size() == 4 && args[0] == "tty") return run_tty(args[1], args[2], args[3]);
+  if (args.size() == 3 && args[0] == "release") return run_release(std::stoi(args[1]), args[2]);
   if (args.size() == 3 && args[0] == "i2c") return run_i2c(std::stoi(args[1]), std::stoi(args[2]));
   if (args.size() == 5 && args[0] == "sensors")
     return run_sensors(std::stoi(args[1]), std::stoi(args[2]), args[3], args[4]);
   std::fprintf(
       stderr,
       "usage: kernel-client hw PID PORT SIM_CHIP_DIR IIO_DIR IIO_CONFIGFS_DIR GPIO_API | tty TTY SIM_CHIP_DIR TAG | "
-      "i2c PORT BUS | sensors PORT BUS IIO_DIR HWMON_DIR\n");
+      "release PORT SIM_CHIP_DIR | i2c PORT BUS | sensors PORT BUS IIO_DIR HWMON_DIR\n");
   return 2;
 }
