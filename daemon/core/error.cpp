@@ -36,6 +36,9 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::UplinkNotConfigured, "UPLINK_NOT_CONFIGURED", -32060},
     DomainErrorInfo{DomainError::UplinkNotConnected, "UPLINK_NOT_CONNECTED", -32061},
     DomainErrorInfo{DomainError::ReplyTooLarge, "REPLY_TOO_LARGE", -32042},
+    DomainErrorInfo{DomainError::ApprovalDenied, "APPROVAL_DENIED", -32070},
+    DomainErrorInfo{DomainError::ApprovalTimeout, "APPROVAL_TIMEOUT", -32071},
+    DomainErrorInfo{DomainError::EstopActive, "ESTOP_ACTIVE", -32072},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

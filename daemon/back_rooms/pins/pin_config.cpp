@@ -36,6 +36,7 @@ const char* const kPinsSchema = R"json({
       "initial": {"type": "boolean"},
       "safe_value": {"type": "boolean"},
       "safe_duty": {"type": "integer", "minimum": 0, "maximum": 255},
+      "confirm": {"type": "boolean"},
       "pwm": {
         "type": "object",
         "additionalProperties": false,
@@ -184,7 +185,7 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
       type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput || type == hal::PinType::SensorInput;
   const bool pwm = type == hal::PinType::PwmOutput;
   for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
-                          Rule{"sampling", input}, Rule{"sim", input}}) {
+                          Rule{"confirm", output || pwm}, Rule{"sampling", input}, Rule{"sim", input}}) {
     if (j.contains(rule.key) && !rule.allowed) {
       return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) +
                              " pin");
@@ -218,6 +219,7 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
   pin.initial = j.value("initial", false);
   if (j.contains("safe_value")) pin.safe_value = j["safe_value"].get<bool>();
   if (j.contains("safe_duty")) pin.safe_duty = j["safe_duty"].get<double>();
+  pin.confirm = j.value("confirm", false);
   pin.frequency_hz = pwm_table(j).at("frequency_hz").get<std::uint32_t>();
   if (j.contains("sampling")) {
     pin.sampling = parse_sampling(j["sampling"]);

@@ -41,6 +41,9 @@ enum class DomainError {
   UplinkNotConfigured,  // no [uplink.services] to carry the request
   UplinkNotConnected,   // the uplink is configured but its server is not connected
   ReplyTooLarge,        // a call ran, but its result does not fit in what its client may be sent
+  ApprovalDenied,       // a human refused a call that needed approval ([safety], docs/safety.md)
+  ApprovalTimeout,      // nobody decided on a call that needed approval within approval_timeout_ms
+  EstopActive,          // the emergency stop is latched: no actuating call until a human resets it
 };
 
 struct Error {
