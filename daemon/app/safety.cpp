@@ -75,8 +75,7 @@ void Safety::register_tool() {
                         "Emergency stop: drives every output to its safe value, stops bridged devices and refuses "
                         "every call that actuates until a human resets it (not possible from here). Anyone may call "
                         "it, at any time.",
-                        {{"type", "object"},
-                         {"properties", {{"reason", {{"type", "string"}, {"maxLength", 512}}}}}},
+                        {{"type", "object"}, {"properties", {{"reason", {{"type", "string"}, {"maxLength", 512}}}}}},
                         {{"type", "object"},
                          {"properties", {{"estop", {{"type", "string"}}}, {"since_ms", {{"type", "integer"}}}}},
                          {"required", {"estop"}}},
@@ -84,8 +83,8 @@ void Safety::register_tool() {
   tool.invoke_for_caller = [this](const Caller& caller, json&& arguments, ToolReply&& reply) {
     // Reset is a human's decision: no argument, tool or door of MCP reaches it.
     if (arguments.contains("reset")) {
-      reply(std::unexpected(Error::domain(
-          DomainError::NotAuthorized, std::string("emergency_stop cannot reset the stop; ") + kResetHint)));
+      reply(std::unexpected(Error::domain(DomainError::NotAuthorized,
+                                          std::string("emergency_stop cannot reset the stop; ") + kResetHint)));
       return;
     }
     const std::string reason = arguments.value("reason", "the emergency_stop tool");
@@ -175,23 +174,25 @@ bool Safety::needs_approval(const GatedCall& call) const {
 void Safety::wait_for_approval(GatedCall call, ToolReply reply, GateProceed proceed) {
   if (pending_.size() >= config_.max_pending_approvals) {
     auto record = call_record(call);
-    audited(std::move(record), std::move(reply))(std::unexpected(Error::domain(
-        DomainError::Busy, std::to_string(pending_.size()) + " calls already wait for approval ([safety] "
-                                                             "max_pending_approvals = " +
-                               std::to_string(config_.max_pending_approvals) + "); try again later")));
+    audited(std::move(record), std::move(reply))(std::unexpected(
+        Error::domain(DomainError::Busy, std::to_string(pending_.size()) +
+                                             " calls already wait for approval ([safety] "
+                                             "max_pending_approvals = " +
+                                             std::to_string(config_.max_pending_approvals) + "); try again later")));
     return;
   }
   const auto id = next_approval_++;
-  Pending waiting{std::move(call), std::move(reply), std::move(proceed),
-                  std::make_unique<boost::asio::steady_timer>(io_), now_ms(), 0};
+  Pending waiting{std::move(call),    std::move(reply),
+                  std::move(proceed), std::make_unique<boost::asio::steady_timer>(io_),
+                  now_ms(),           0};
   waiting.expires_ms = waiting.requested_ms + config_.approval_timeout_ms;
   waiting.timer->expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));
   waiting.timer->async_wait([this, id](const boost::system::error_code& ec) {
     if (ec || !pending_.contains(id)) return;
     decide(id,
-           Error::domain(DomainError::ApprovalTimeout,
-                         "nobody approved the call (approval " + std::to_string(id) + ") within " +
-                             std::to_string(config_.approval_timeout_ms) + " ms ([safety] approval_timeout_ms)"),
+           Error::domain(DomainError::ApprovalTimeout, "nobody approved the call (approval " + std::to_string(id) +
+                                                           ") within " + std::to_string(config_.approval_timeout_ms) +
+                                                           " ms ([safety] approval_timeout_ms)"),
            "timeout");
   });
   auto record = call_record(waiting.call);

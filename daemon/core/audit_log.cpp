@@ -12,7 +12,8 @@ namespace mcpud {
 
 using nlohmann::json;
 
-AuditLog::AuditLog(EventHub& events, std::size_t capacity) : events_(events), capacity_(std::max<std::size_t>(1, capacity)) {}
+AuditLog::AuditLog(EventHub& events, std::size_t capacity)
+    : events_(events), capacity_(std::max<std::size_t>(1, capacity)) {}
 
 void AuditLog::set_capacity(std::size_t capacity) {
   capacity_ = std::max<std::size_t>(1, capacity);
@@ -22,9 +23,9 @@ void AuditLog::set_capacity(std::size_t capacity) {
 std::uint64_t AuditLog::append(json record) {
   const auto seq = next_seq_++;
   record["seq"] = seq;
-  record["time_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+  record["time_ms"] =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   // The journal keeps what the ring forgets: structured when mcpud runs under
   // systemd, one line on stderr otherwise.
   if (!log::journal_send(audit_journal_fields(record))) log::info("audit", audit_summary(record));
@@ -45,14 +46,14 @@ json AuditLog::since(std::uint64_t after) const {
 }
 
 std::vector<std::pair<std::string, std::string>> audit_journal_fields(const json& record) {
-  std::vector<std::pair<std::string, std::string>> fields{{"MESSAGE", audit_summary(record)},
-                                                          {"PRIORITY", "5"},
-                                                          {"SYSLOG_IDENTIFIER", "mcpud"},
-                                                          {"MCPUD_AUDIT", "1"}};
+  std::vector<std::pair<std::string, std::string>> fields{
+      {"MESSAGE", audit_summary(record)}, {"PRIORITY", "5"}, {"SYSLOG_IDENTIFIER", "mcpud"}, {"MCPUD_AUDIT", "1"}};
   for (const auto& [key, value] : record.items()) {
     std::string name = "MCPUD_AUDIT_";
     for (const char c : key) {
-      name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : '_';
+      name += std::isalnum(static_cast<unsigned char>(c))
+                  ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+                  : '_';
     }
     fields.emplace_back(std::move(name), value.is_string() ? value.get<std::string>() : value.dump());
   }

@@ -352,8 +352,8 @@ TEST_F(Safety, ADryRunSaysWhatWouldHappenAndChangesNothing) {
   EXPECT_EQ(led["needs_approval"], false);
   EXPECT_EQ(agent.result("gpio_read", {{"pin", 2}})["value"], false);  // unchanged
   agent.result("emergency_stop");
-  EXPECT_TRUE(is_error(agent.call("gpio_write", {{"pin", 2}, {"value", true}, {"dry_run", true}}), -32072,
-                       "ESTOP_ACTIVE"));
+  EXPECT_TRUE(
+      is_error(agent.call("gpio_write", {{"pin", 2}, {"value", true}, {"dry_run", true}}), -32072, "ESTOP_ACTIVE"));
 }
 
 TEST_F(Safety, TheAuditHasEveryRecordInOrderWithoutAGap) {
