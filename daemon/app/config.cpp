@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <utility>
 
 #include "config_schema.hpp"
 #include "mcpud/core/regular_file.hpp"
@@ -23,6 +24,7 @@ const json& schema() {
     pins::add_board_schema(assembled);
     bridge::add_bridges_schema(assembled);
     add_mcp_schema(assembled);
+    add_safety_schema(assembled);
     uplinks::add_uplink_schema(assembled);
     assembled["properties"]["serial"] = json::parse(serial::kSerialConfigSchema);
     assembled["properties"]["i2c"] = json::parse(buses::kI2cConfigSchema);
@@ -33,6 +35,26 @@ const json& schema() {
 }
 
 namespace {
+
+// [safety]'s pins are inputs of the board, named.
+std::expected<void, std::string> check_safety_pins(const Config& config) {
+  for (const auto& [key, name] :
+       {std::pair{"estop_pin", config.safety.estop_pin}, std::pair{"approve_pin", config.safety.approve_pin}}) {
+    if (name.empty()) continue;
+    const auto pin =
+        std::find_if(config.board.pins.begin(), config.board.pins.end(), [&](const auto& p) { return p.name == name; });
+    if (pin == config.board.pins.end())
+      return std::unexpected(std::string("safety.") + key + ": no pin named '" + name + "'");
+    if (pin->type != hal::PinType::DigitalInput) {
+      return std::unexpected(std::string("safety.") + key + ": '" + name + "' is not a digital_input");
+    }
+    if (!pin->sampling || pin->sampling->edges == EdgeMode::None) {
+      return std::unexpected(std::string("safety.") + key + ": '" + name +
+                             "' reports no edges: give it sampling = { edges = \"both\" }");
+    }
+  }
+  return {};
+}
 
 std::expected<Config, std::string> from_json(json document) {
   // Compiled once: every load and SIGHUP checks against the same schema.
@@ -72,6 +94,10 @@ std::expected<Config, std::string> from_json(json document) {
   auto uplink = uplinks::parse_uplink_sections(document);
   if (!uplink) return std::unexpected(uplink.error());
   config.uplink = std::move(*uplink);
+  auto safety = parse_safety_section(document);
+  if (!safety) return std::unexpected(safety.error());
+  config.safety = std::move(*safety);
+  if (auto pins = check_safety_pins(config); !pins) return std::unexpected(pins.error());
   uplinks::hide_uplink_secrets(document);  // --check-config prints the document
   config.resolved = std::move(document);
   return config;

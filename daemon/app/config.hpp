@@ -19,6 +19,7 @@
 #include "mcpud/pins/pin_config.hpp"
 #include "mcpud/serial/serial_config.hpp"
 #include "mcpud/uplinks/uplink_config.hpp"
+#include "safety_config.hpp"
 
 namespace mcpud::config {
 
@@ -54,6 +55,7 @@ struct Config {
   buses::SpiConfig spi;         // [spi]
   std::vector<bridge::BridgeConfig> bridges;
   uplinks::UplinkConfig uplink;  // [uplink.*]: services, assistant, fleet
+  SafetyConfig safety;           // [safety]: approval, emergency stop, audit
   nlohmann::json resolved;       // the validated document with defaults, for --check-config
 };
 

@@ -37,6 +37,7 @@
 #include "mcpud/uplinks/uplink_set.hpp"
 #include "mcpud/version.hpp"
 #include "pin_rows.hpp"
+#include "safety.hpp"
 #include "service_notifier.hpp"
 #include "status_feed.hpp"
 
@@ -102,6 +103,7 @@ struct Daemon::Wiring {
   buses::LastTransfers bus_transfers{events};           // each bus device's last transfer, for people to see
   transports::SessionSet sessions;
   bridge::BridgeSet bridges{io, registry, events};  // bridged microcontrollers
+  Safety safety{io, registry, events, board};       // the gate of actuating calls, e-stop, approvals, audit
 
   transports::SessionLimits limits;   // borrowed by every listener
   std::size_t tools_fingerprint = 0;  // of the tool listing clients were last told about
@@ -135,7 +137,8 @@ struct Daemon::Wiring {
             },
             std::string(dbus::bus_kind_name(bus)),
             [this](const std::string& text, auto reply) { uplinks.ask(text, std::move(reply)); },
-            [this] { return bridges.status(registry); }};
+            [this] { return bridges.status(registry); },
+            &safety};
   }
 
   DaemonResources daemon_resources{
@@ -314,6 +317,7 @@ struct Daemon::Wiring {
       log::error("pins", applied.error());
       return false;
     }
+    safety.apply(config.safety);
     apply_serial();
     apply_buses();
     if (!doors.reconcile([this](bool failed) { stdio_closed(failed); })) return false;
@@ -360,6 +364,7 @@ struct Daemon::Wiring {
     }
     config = std::move(*loaded);
     apply_settings();
+    safety.apply(config.safety);
     apply_serial();
     apply_buses();
     doors.reconcile([this](bool failed) { stdio_closed(failed); });
@@ -382,6 +387,7 @@ struct Daemon::Wiring {
     if (stopped) return;  // the stdio client's end also calls this
     stopped = true;
     notifier.stopping();
+    safety.stop();
     status_feed.stop();
     heap_trimmer.stop();
     uplinks.close();

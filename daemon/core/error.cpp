@@ -41,6 +41,9 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::OutOfRange, "OUT_OF_RANGE", -32005},
     DomainErrorInfo{DomainError::Interlock, "INTERLOCK", -32006},
     DomainErrorInfo{DomainError::MinOffTime, "MIN_OFF_TIME", -32007},
+    DomainErrorInfo{DomainError::ApprovalDenied, "APPROVAL_DENIED", -32070},
+    DomainErrorInfo{DomainError::ApprovalTimeout, "APPROVAL_TIMEOUT", -32071},
+    DomainErrorInfo{DomainError::EstopActive, "ESTOP_ACTIVE", -32072},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

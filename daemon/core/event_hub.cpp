@@ -30,10 +30,14 @@ std::string_view event_kind_name(EventKind kind) {
       return "status_changed";
     case EventKind::ResourcesChanged:
       return "resources_changed";
-    case EventKind::BusTransfer:
-      return "bus_transfer";
     case EventKind::SafetyAction:
       return "safety_action";
+    case EventKind::Audit:
+      return "audit";
+    case EventKind::SafetyChanged:
+      return "safety_changed";
+    case EventKind::BusTransfer:
+      return "bus_transfer";
   }
   return "unknown";
 }

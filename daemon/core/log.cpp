@@ -2,7 +2,9 @@
 // Logger output: human-readable on a terminal, priority-prefixed for journald.
 #include "mcpud/core/log.hpp"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -108,6 +110,35 @@ void write(Level at, std::string_view category, std::string_view message) {
     g_tap(at, category, message);
     g_in_tap = false;
   }
+}
+
+bool journal_send(const std::vector<std::pair<std::string, std::string>>& fields) {
+  if (!g_journal) return false;
+  // The native protocol: KEY=value lines, or for a value with a newline KEY,
+  // a newline, its length as 64-bit little endian, the value and a newline.
+  std::string datagram;
+  for (const auto& [key, value] : fields) {
+    datagram += key;
+    if (value.find('\n') == std::string::npos) {
+      datagram += '=';
+    } else {
+      datagram += '\n';
+      std::uint64_t size = value.size();
+      for (int i = 0; i < 8; ++i, size >>= 8) datagram += static_cast<char>(size & 0xff);
+    }
+    datagram += value;
+    datagram += '\n';
+  }
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  constexpr std::string_view kJournalSocket = "/run/systemd/journal/socket";
+  kJournalSocket.copy(address.sun_path, sizeof address.sun_path - 1);
+  const auto sent = ::sendto(fd, datagram.data(), datagram.size(), MSG_NOSIGNAL,
+                             reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  ::close(fd);
+  return sent == static_cast<ssize_t>(datagram.size());
 }
 
 void set_tap(Tap tap) { g_tap = std::move(tap); }

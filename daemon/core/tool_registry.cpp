@@ -35,6 +35,45 @@ ToolResult answer_as_text(const Tool& tool, const schema::CompiledSchema& schema
   }
 }
 
+// Whether `tool` declares dry_run in its schema's properties.
+bool declares_dry_run(const Tool& tool) {
+  const auto properties = tool.input_schema.find("properties");
+  return properties != tool.input_schema.end() && properties->is_object() &&
+         properties->contains(std::string(kDryRunArgument));
+}
+
+// Adds dry_run to an object schema that does not declare it.
+void add_dry_run(nlohmann::json& schema) {
+  if (!schema.is_object()) return;
+  if (const auto type = schema.find("type"); type != schema.end() && *type != "object") return;
+  auto& properties = schema["properties"];
+  if (!properties.is_object()) properties = nlohmann::json::object();
+  properties[std::string(kDryRunArgument)] = {
+      {"type", "boolean"}, {"description", "true: check what the call would do and change nothing (docs/safety.md)"}};
+}
+
+// Runs a tool on arguments already checked, as text for a caller that takes it.
+void invoke_checked(const Tool& tool, const Caller& caller, nlohmann::json& arguments, ToolReply&& reply,
+                    bool as_text) {
+  if (as_text) {
+    ToolResult result;
+    try {
+      result = tool.invoke_as_text(caller, arguments);
+    } catch (const std::exception& e) {
+      result = std::unexpected(Error::internal(std::string("Internal error: ") + e.what()));
+    }
+    reply(std::move(result));
+    return;
+  }
+  guarded(std::move(reply), [&](ToolReply guarded_reply) {
+    if (tool.invoke_for_caller) {
+      tool.invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
+    } else {
+      tool.invoke(std::move(arguments), std::move(guarded_reply));
+    }
+  });
+}
+
 }  // namespace
 
 ToolRegistry::ToolRegistry() = default;
@@ -45,10 +84,13 @@ Result<void> ToolRegistry::add(Tool tool) {
   if (by_name_.contains(tool.name)) {
     return std::unexpected(Error::invalid_params("a tool named '" + tool.name + "' already exists"));
   }
+  const bool native_dry_run = declares_dry_run(tool);
+  if (gate_ && is_actuating(tool) && !native_dry_run) add_dry_run(tool.input_schema);
   auto shared = std::make_shared<const Tool>(std::move(tool));
-  by_name_.emplace(shared->name,
-                   Entry{shared, std::make_shared<const schema::CompiledSchema>(
-                                     shared->input_schema, schema::Options{shared->coerce_numeric_strings})});
+  by_name_.emplace(shared->name, Entry{shared,
+                                       std::make_shared<const schema::CompiledSchema>(
+                                           shared->input_schema, schema::Options{shared->coerce_numeric_strings}),
+                                       native_dry_run});
   tools_.push_back(std::move(shared));
   changed();
   return {};
@@ -129,7 +171,12 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
   // Holding the shared_ptr keeps the tool alive even if its owner goes away
   // while an invocation is in flight.
   auto tool = found->tool;
-  if (tool->invoke_as_text && caller.takes_text_results && !observing) {
+  const bool as_text = tool->invoke_as_text && caller.takes_text_results && !observing;
+  if (gate_ && is_actuating(*tool)) {
+    call_gated(caller, *found, std::move(arguments), std::move(reply), arguments_root, as_text);
+    return;
+  }
+  if (as_text) {
     // Synchronous: answered here, an exception included, with no state shared with the reply.
     reply(answer_as_text(*tool, *found->schema, caller, arguments, arguments_root));
     dispose(arguments);  // freed in place (json_dispose.hpp)
@@ -149,6 +196,34 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
     // nlohmann's flattening (json_dispose.hpp). One that kept them moved them out.
     dispose(arguments);
   });
+}
+
+void ToolRegistry::call_gated(const Caller& caller, const Entry& found, nlohmann::json&& arguments, ToolReply&& reply,
+                              std::string_view arguments_root, bool as_text) const {
+  try {
+    if (auto checked = checked_arguments(*found.tool, *found.schema, arguments, arguments_root); !checked) {
+      reply(std::unexpected(std::move(checked.error())));
+      return;
+    }
+  } catch (const std::exception& e) {
+    reply(std::unexpected(Error::internal(std::string("Internal error: ") + e.what())));
+    return;
+  }
+  GateProceed proceed = [tool = found.tool, native = found.native_dry_run, as_text](
+                            const Caller& who, nlohmann::json&& checked, ToolReply&& answer) {
+    // A tool that does not know dry_run never sees it.
+    // A dry run's answer is a value the gate may add to (needs_approval).
+    bool dry_run = false;
+    if (checked.is_object()) {
+      const auto found = checked.find(std::string(kDryRunArgument));
+      dry_run = found != checked.end() && found->is_boolean() && found->get<bool>();
+      if (!native && found != checked.end()) checked.erase(found);
+    }
+    invoke_checked(*tool, who, checked, std::move(answer), as_text && !dry_run);
+    dispose(checked);
+  };
+  gate_->admit(GatedCall{caller, found.tool, std::move(arguments), found.native_dry_run}, std::move(reply),
+               std::move(proceed));
 }
 
 bool wildcard_match(std::string_view pattern, std::string_view name) {

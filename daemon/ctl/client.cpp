@@ -63,6 +63,80 @@ std::vector<dbus::SessionRow> Client::sessions() { return rows_of<dbus::SessionR
 
 void Client::reload() { proxy_->callMethod("Reload").onInterface(kInterface); }
 
+void Client::emergency_stop(const std::string& reason) {
+  proxy_->callMethod("EmergencyStop").onInterface(kInterface).withArguments(reason);
+}
+
+void Client::reset_emergency_stop() { proxy_->callMethod("ResetEmergencyStop").onInterface(kInterface); }
+
+nlohmann::json Client::safety() {
+  std::string state;
+  proxy_->callMethod("GetSafety").onInterface(kInterface).storeResultsTo(state);
+  return nlohmann::json::parse(state, nullptr, false);
+}
+
+void Client::approve(std::uint64_t id) { proxy_->callMethod("Approve").onInterface(kInterface).withArguments(id); }
+void Client::deny(std::uint64_t id) { proxy_->callMethod("Deny").onInterface(kInterface).withArguments(id); }
+
+nlohmann::json Client::audit(std::uint64_t after) {
+  std::string records;
+  proxy_->callMethod("GetAudit").onInterface(kInterface).withArguments(after).storeResultsTo(records);
+  return nlohmann::json::parse(records, nullptr, false);
+}
+
+bool Client::follow_audit(std::uint64_t after, std::size_t count,
+                          const std::function<void(const nlohmann::json&)>& on_record) {
+  std::uint64_t last = after;
+  std::size_t seen = 0;
+  bool done = false;
+  // Records older than `last` (already printed from the ring) are skipped; a
+  // jump past last + 1 is a gap, shown.
+  const auto deliver = [&](const nlohmann::json& record) {
+    if (done || !record.is_object()) return;
+    const auto seq = record.value("seq", std::uint64_t{0});
+    if (seq <= last) return;
+    if (seq > last + 1) on_record({{"lost", seq - last - 1}});
+    last = seq;
+    on_record(record);
+    if (count != 0 && ++seen >= count) {
+      done = true;
+      connection_->leaveEventLoop();
+    }
+  };
+  // Subscribed before reading the ring, so nothing falls between the two.
+  std::vector<nlohmann::json> early;
+  bool reading = true;
+  proxy_->uponSignal("AuditRecord").onInterface(kInterface).call([&](const std::string& text) {
+    auto record = nlohmann::json::parse(text, nullptr, false);
+    if (reading) {
+      early.push_back(std::move(record));
+    } else {
+      deliver(record);
+    }
+  });
+  bool daemon_left = false;
+  auto bus = dbus::compat::make_proxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
+  bus->uponSignal("NameOwnerChanged")
+      .onInterface("org.freedesktop.DBus")
+      .call([&](const std::string& name, const std::string&, const std::string& new_owner) {
+        if (name != dbus::kBusName || !new_owner.empty()) return;
+        daemon_left = true;
+        connection_->leaveEventLoop();
+      });
+  dbus::compat::finish_proxy(*proxy_);
+  dbus::compat::finish_proxy(*bus);
+  const auto ring = audit(after);
+  if (const auto lost = ring.value("lost", std::uint64_t{0}); lost > 0) {
+    on_record({{"lost", lost}});
+    last += lost;
+  }
+  for (const auto& record : ring.value("records", nlohmann::json::array())) deliver(record);
+  reading = false;
+  for (const auto& record : early) deliver(record);
+  if (!done) connection_->enterEventLoop();
+  return !daemon_left;
+}
+
 bool Client::watch(std::size_t count, const std::function<void(const nlohmann::json&)>& on_event,
                    const std::function<void()>& on_ready) {
   properties();  // fails now, not never, when mcpud is not there

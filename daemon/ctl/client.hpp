@@ -42,6 +42,21 @@ class Client {
   std::vector<dbus::SessionRow> sessions();
   void reload();
 
+  // Safety (docs/safety.md): stop, reset, the state and pending approvals,
+  // approve or deny one, the audit ring after a sequence number.
+  void emergency_stop(const std::string& reason);
+  void reset_emergency_stop();
+  nlohmann::json safety();
+  void approve(std::uint64_t id);
+  void deny(std::uint64_t id);
+  nlohmann::json audit(std::uint64_t after);
+  // Calls `on_record` with each audit record after `after`: those the ring
+  // has, then each AuditRecord signal, a gap before any as {"lost": N} (the
+  // records the ring no longer had), until `count` records came (0: forever).
+  // False when mcpud left the bus first.
+  bool follow_audit(std::uint64_t after, std::size_t count,
+                    const std::function<void(const nlohmann::json&)>& on_record);
+
   // Calls `on_event` with each PinEvent / ToolsChanged signal as JSON
   // ({"signal": "PinEvent", "pin": ..., ...}) until `count` arrived (0: forever).
   // `on_ready` runs once the subscription is active, before any event. Returns

@@ -99,6 +99,25 @@ int main(int argc, char** argv) {
   auto* clients = cli.add_subcommand("clients", "Connected MCP/U clients");
   auto* sessions = cli.add_subcommand("sessions", "Open serial sessions");
   auto* reload = cli.add_subcommand("reload", "Re-read the configuration (as SIGHUP does)");
+  bool estop_reset = false;
+  std::string estop_reason;
+  auto* estop = cli.add_subcommand(
+      "estop", "Emergency stop: every output to its safe value, nothing actuates until reset (--reset)");
+  estop->add_flag("--reset", estop_reset, "Lift the emergency stop (needs root or group 'mcpud')");
+  estop->add_option("--reason", estop_reason, "Why, for the audit");
+  auto* approvals = cli.add_subcommand("approvals", "The emergency stop's state and the calls waiting for approval");
+  std::uint64_t approval_id = 0;
+  auto* approve = cli.add_subcommand("approve", "Let the waiting call ID run, once");
+  approve->add_option("id", approval_id, "Its id (see mcpuctl approvals)")->required();
+  auto* deny = cli.add_subcommand("deny", "Refuse the waiting call ID (its caller gets APPROVAL_DENIED)");
+  deny->add_option("id", approval_id, "Its id (see mcpuctl approvals)")->required();
+  bool follow = false;
+  std::uint64_t audit_after = 0;
+  std::size_t audit_count = 0;
+  auto* audit = cli.add_subcommand("audit", "What actuated, who asked, what happened: the audit ring");
+  audit->add_flag("--follow,-f", follow, "Keep printing records as they are written (Ctrl-C stops)");
+  audit->add_option("--after", audit_after, "Only records after this sequence number");
+  audit->add_option("--count", audit_count, "With --follow: exit after N records");
   CLI11_PARSE(cli, argc, argv);
 
   try {
@@ -121,6 +140,50 @@ int main(int argc, char** argv) {
         std::cout << json{{"reloaded", true}}.dump() << "\n";
       } else {
         std::cout << "mcpud reloaded its configuration\n";
+      }
+    }
+    if (*estop) {
+      if (estop_reset) {
+        client.reset_emergency_stop();
+      } else {
+        client.emergency_stop(estop_reason);
+      }
+      emit(settings, client.safety(), print_safety);
+    }
+    if (*approvals) emit(settings, client.safety(), print_safety);
+    if (*approve || *deny) {
+      if (*approve) {
+        client.approve(approval_id);
+      } else {
+        client.deny(approval_id);
+      }
+      const json decided{{"id", approval_id}, {"decision", *approve ? "approved" : "denied"}};
+      if (settings.json_output) {
+        std::cout << decided.dump() << "\n";
+      } else {
+        std::cout << "call " << approval_id << " " << decided["decision"].get<std::string>() << "\n";
+      }
+    }
+    if (*audit && !follow) {
+      const json ring = client.audit(audit_after);
+      if (settings.json_output) {
+        std::cout << ring.dump() << "\n";
+      } else {
+        if (ring.value("lost", 0) > 0) print_audit(std::cout, {{"lost", ring["lost"]}});
+        for (const auto& record : ring.value("records", json::array())) print_audit(std::cout, record);
+      }
+    }
+    if (*audit && follow) {
+      const bool completed = client.follow_audit(audit_after, audit_count, [&](const json& entry) {
+        if (settings.json_output) {
+          std::cout << entry.dump() << std::endl;
+        } else {
+          print_audit(std::cout, entry);
+        }
+      });
+      if (!completed) {
+        std::cerr << "mcpuctl: mcpud left the " << settings.bus << " bus\n";
+        return 1;
       }
     }
     if (*watch) {

@@ -231,6 +231,51 @@ void print_sessions(std::ostream& out, const json& sessions) {
   print_or_none(out, sessions, "serial sessions", {"SESSION", "PORT", "DETAILS"}, rows);
 }
 
+void print_safety(std::ostream& out, const json& state) {
+  const json& estop = state.value("estop", json::object());
+  if (estop.value("active", false)) {
+    out << "emergency stop: ACTIVE since " << local_time(estop.value("since_ms", std::int64_t{0})) << " (by "
+        << estop.value("by", "") << ": " << estop.value("reason", "") << "); reset: mcpuctl estop --reset\n";
+  } else {
+    out << "emergency stop: clear\n";
+  }
+  const json& pending = state.value("pending", json::array());
+  if (pending.empty()) {
+    out << "approvals:      none waiting\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& call : pending) {
+    rows.push_back({text_of(call.value("id", json())), call.value("tool", ""), call.value("arguments", json()).dump(),
+                    call.value("door", "") + " " + call.value("peer", "") + " " + call.value("client", ""),
+                    local_time(call.value("expires_ms", std::int64_t{0}))});
+  }
+  print_table(out, {"ID", "TOOL", "ARGUMENTS", "CALLER", "EXPIRES"}, rows);
+}
+
+void print_audit(std::ostream& out, const json& entry) {
+  if (entry.contains("lost")) {
+    out << "-- " << text_of(entry["lost"])
+        << " records lost: the ring no longer keeps them ([safety] audit_records); the journal does "
+           "(journalctl MCPUD_AUDIT=1) --\n";
+    out.flush();
+    return;
+  }
+  std::string line =
+      "#" + text_of(entry.value("seq", json())) + " " + local_time(entry.value("time_ms", std::int64_t{0}));
+  for (const char* key : {"kind", "action", "door", "peer", "client", "by", "tool", "output", "value", "arguments",
+                          "reason", "outcome"}) {
+    const auto found = entry.find(key);
+    if (found == entry.end() || found->is_null() || (found->is_string() && found->get<std::string>().empty())) continue;
+    line += " ";
+    line += found->is_string() ? found->get<std::string>() : found->dump();
+  }
+  if (entry.value("dry_run", false)) line += " (dry run)";
+  if (entry.contains("approval")) line += " approval=" + text_of(entry["approval"]);
+  out << (has_hidden_characters(line) ? escaped_text(line) : line) << "\n";
+  out.flush();
+}
+
 void print_event(std::ostream& out, const json& event) {
   const std::string signal = event.value("signal", "");
   if (signal == "PinEvent") {

@@ -27,6 +27,10 @@ void print_pins(std::ostream& out, const nlohmann::json& pins);
 void print_bridges(std::ostream& out, const nlohmann::json& bridges);
 void print_clients(std::ostream& out, const nlohmann::json& clients);
 void print_sessions(std::ostream& out, const nlohmann::json& sessions);
+// Safety: the e-stop and the calls waiting for approval (GetSafety's JSON).
+void print_safety(std::ostream& out, const nlohmann::json& state);
+// One audit record per line, or a gap ({"lost": N}) as a line of its own.
+void print_audit(std::ostream& out, const nlohmann::json& entry);
 // One line per signal: "12:00:01.250 PinEvent button (4) rising value=1".
 void print_event(std::ostream& out, const nlohmann::json& event);
 

@@ -403,7 +403,8 @@ TEST_F(DbusControl, BashCompletionOffersToolsAndTheirParameters) {
     return run_program("/bin/bash", {"-c", script}).out;
   };
   EXPECT_EQ(complete("mcpuctl st", 1), "status\n");
-  EXPECT_EQ(complete("mcpuctl a", 1), "ask\n");
+  EXPECT_EQ(complete("mcpuctl as", 1), "ask\n");
+  EXPECT_EQ(complete("mcpuctl a", 1), "ask approvals approve audit\n");
   EXPECT_EQ(complete("mcpuctl ask --t", 2), "--timeout\n");
   EXPECT_EQ(complete("mcpuctl --bus=session call gpio_w", 3), "gpio_write\n");
   EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write ''", 4), "dry_run= duty= frequency_hz= hold_ms= pin=\n");
@@ -463,7 +464,7 @@ TEST_F(DbusControl, IntrospectionMatchesTheInterfaceFile) {
   std::stringstream documented;
   documented << file.rdbuf();
   const auto expected = members_of(documented.str());
-  ASSERT_EQ(expected.size(), 15u);  // 9 methods, 2 signals, 4 properties
+  ASSERT_EQ(expected.size(), 22u);  // 15 methods, 3 signals, 4 properties
   EXPECT_EQ(members_of(live.out), expected) << live.out;
 }
 

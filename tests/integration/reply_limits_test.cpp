@@ -37,7 +37,7 @@ struct LimitedDaemon {
 };
 
 TEST(ReplyLimits, BatchPastTheBudgetAnswersEveryCallAndSaysWhichRanWithoutTheirResult) {
-  LimitedDaemon limited("client_queue_bytes = 16384");
+  LimitedDaemon limited("client_queue_bytes = 65536");
   ASSERT_NE(limited.port, 0);
   auto client = limited.connect();
   ASSERT_TRUE(client);
@@ -46,7 +46,7 @@ TEST(ReplyLimits, BatchPastTheBudgetAnswersEveryCallAndSaysWhichRanWithoutTheirR
   ASSERT_TRUE(client->send_line(batch.dump()));
   const auto line = client->read_line(10s);
   ASSERT_TRUE(line) << "a batch whose replies pass the budget got no reply at all";
-  EXPECT_LE(line->size(), 16384u + 40 * 400) << "the reply passed the budget";
+  EXPECT_LE(line->size(), 65536u + 40 * 400) << "the reply passed the budget";
   const json replies = json::parse(*line);
   ASSERT_EQ(replies.size(), 41u) << "every request of the batch is answered";
   int listed = 0;

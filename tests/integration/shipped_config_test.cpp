@@ -81,7 +81,7 @@ TEST(ShippedConfig, ThePinExamplesWorkOnceUncommented) {
   std::ifstream in(MCPUD_SHIPPED_CONFIG);
   std::ostringstream edited;
   const std::regex example(
-      R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|sampling|pwm|safe_duty|max_on_ms|min_off_ms|)"
+      R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|confirm|sampling|pwm|safe_duty|max_on_ms|min_off_ms|)"
       R"(max_writes_per_s|lease_ms|requires|exclusive_with|min_duty|max_duty) = .*))$)");
   for (std::string line; std::getline(in, line);) {
     if (line == "board = \"none\"") line = "board = \"sim\"";

@@ -32,12 +32,18 @@ struct OutputGuard::Output {
   bool agent = false;
   std::string holder_label;
   std::weak_ptr<ClientIdentity> hooked;  // the identity last told to report its departure
+  std::uint32_t lease_granted_ms = 0;    // the lease of the last write away from safe (0: none)
+  bool stateless_holder = false;         // that write was a stateless request's: leased without lease_ms
   std::deque<std::int64_t> writes;       // times of the writes within the last second
 };
 
 namespace {
 
 constexpr std::int64_t kRateWindowMs = 1000;
+// How long a stateless request's write holds (MCP 2026-07-28 over HTTP, no
+// session) on an output released when its client goes and without a lease_ms
+// of its own: such a client's departure cannot be seen, so it must write again.
+constexpr std::uint32_t kStatelessLeaseMs = 60000;
 
 // "600 ms", "5 s", "10 min": how an agent reads a limit.
 std::string duration_text(std::uint32_t ms) {
@@ -55,6 +61,17 @@ json value_json(bool pwm, int value) { return pwm ? json(value) : json(value != 
 // A person's call: mcpud's own, or mcpuctl over D-Bus (whose identity is the
 // bus's, never gone). Their writes hold: no release, no lease.
 bool from_a_person(const Caller& caller) { return !caller.identity || caller.door == "dbus"; }
+
+// A client whose identity ends with its one request: its departure says nothing.
+bool stateless(const Caller& caller) { return caller.identity && caller.identity->lasts_one_request(); }
+
+// The lease an agent's write away from safe gets: lease_ms, or for a stateless
+// request to an output released when its client goes, kStatelessLeaseMs.
+std::uint32_t lease_for(const OutputLimits& limits, const Caller& caller) {
+  if (from_a_person(caller)) return 0;
+  if (limits.lease_ms) return limits.lease_ms;
+  return stateless(caller) && limits.on_release == OnRelease::Safe ? kStatelessLeaseMs : 0;
+}
 
 std::int64_t unix_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -141,7 +158,7 @@ void OutputGuard::adopt(PinTable& table) {
       state->lease_until.reset();
       state->hold_until.reset();
     }
-    if (!c.limits.lease_ms) state->lease_until.reset();
+    if (!c.limits.lease_ms && !state->stateless_holder) state->lease_until.reset();
     pin->guarded = true;
     adopted[c.name] = std::move(state);
   }
@@ -228,6 +245,7 @@ Result<WriteOutcome> OutputGuard::write(BoardPin& pin, const OutputWrite& w, con
   const auto now = clock_.now_ms();
   const bool to_safe = o.safe && w.value == *o.safe;
   const bool person = from_a_person(caller);
+  const std::uint32_t lease_ms = lease_for(o.limits, caller);
   WriteOutcome outcome;
   // What will end the value: the earliest of the pulse, the on time left and the lease.
   const auto consider = [&](std::optional<std::int64_t> at, const char* reason) {
@@ -241,7 +259,7 @@ Result<WriteOutcome> OutputGuard::write(BoardPin& pin, const OutputWrite& w, con
   if (!to_safe && o.safe) {
     if (w.hold_ms) consider(now + w.hold_ms, "hold");
     if (o.limits.max_on_ms) consider((away(o) ? o.on_since : now) + o.limits.max_on_ms, "max_on");
-    if (o.limits.lease_ms && !person) consider(now + o.limits.lease_ms, "lease");
+    if (lease_ms) consider(now + lease_ms, "lease");
   }
   if (w.dry_run) return outcome;
 
@@ -277,8 +295,10 @@ Result<WriteOutcome> OutputGuard::write(BoardPin& pin, const OutputWrite& w, con
   o.agent = !person;
   o.holder_label = caller.label().empty() ? caller.door : caller.door + " " + caller.label();
   o.hold_until = w.hold_ms ? std::optional<std::int64_t>(now + w.hold_ms) : std::nullopt;
-  o.lease_until = o.limits.lease_ms && !person ? std::optional<std::int64_t>(now + o.limits.lease_ms) : std::nullopt;
-  if (o.agent && o.limits.on_release == OnRelease::Safe && o.hooked.lock() != caller.identity) {
+  o.lease_granted_ms = lease_ms;
+  o.stateless_holder = stateless(caller);
+  o.lease_until = lease_ms ? std::optional<std::int64_t>(now + lease_ms) : std::nullopt;
+  if (o.agent && !stateless(caller) && o.limits.on_release == OnRelease::Safe && o.hooked.lock() != caller.identity) {
     o.hooked = caller.identity;
     std::weak_ptr<OutputGuard*> self = self_;
     caller.identity->when_gone(self_.get(), [self] {
@@ -376,7 +396,7 @@ void OutputGuard::expire() {
     const std::string action = due->second;
     const std::string reason = action == "hold"     ? "the pulse (hold_ms) ended"
                                : action == "max_on" ? "on for max_on_ms " + std::to_string(o->limits.max_on_ms) + " ms"
-                                                    : "lease_ms " + std::to_string(o->limits.lease_ms) +
+                                                    : "a lease of " + std::to_string(o->lease_granted_ms) +
                                                           " ms passed without a write from " + o->holder_label;
     revert(*o, action, reason);
   }

@@ -45,6 +45,7 @@ const char* const kPinsSchema = R"json({
       "max_duty": {"type": "integer", "minimum": 0, "maximum": 255},
       "exclusive_with": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 16},
       "requires": {"type": "string", "minLength": 1},
+      "confirm": {"type": "boolean"},
       "pwm": {
         "type": "object",
         "additionalProperties": false,
@@ -193,11 +194,11 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
       type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput || type == hal::PinType::SensorInput;
   const bool pwm = type == hal::PinType::PwmOutput;
   const bool driven = output || pwm;
-  for (const Rule rule :
-       {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
-        Rule{"sampling", input}, Rule{"sim", input}, Rule{"on_release", driven}, Rule{"lease_ms", driven},
-        Rule{"max_on_ms", driven}, Rule{"min_off_ms", driven}, Rule{"max_writes_per_s", driven}, Rule{"min_duty", pwm},
-        Rule{"max_duty", pwm}, Rule{"exclusive_with", driven}, Rule{"requires", driven}}) {
+  for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
+                          Rule{"confirm", driven}, Rule{"sampling", input}, Rule{"sim", input},
+                          Rule{"on_release", driven}, Rule{"lease_ms", driven}, Rule{"max_on_ms", driven},
+                          Rule{"min_off_ms", driven}, Rule{"max_writes_per_s", driven}, Rule{"min_duty", pwm},
+                          Rule{"max_duty", pwm}, Rule{"exclusive_with", driven}, Rule{"requires", driven}}) {
     if (j.contains(rule.key) && !rule.allowed) {
       return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) +
                              " pin");
@@ -264,6 +265,7 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
   pin.initial = j.value("initial", false);
   if (j.contains("safe_value")) pin.safe_value = j["safe_value"].get<bool>();
   if (j.contains("safe_duty")) pin.safe_duty = j["safe_duty"].get<double>();
+  pin.confirm = j.value("confirm", false);
   pin.frequency_hz = pwm_table(j).at("frequency_hz").get<std::uint32_t>();
   if (pin.type == hal::PinType::DigitalOutput || pin.type == hal::PinType::PwmOutput) {
     auto limits = parse_limits(j, where, pin);

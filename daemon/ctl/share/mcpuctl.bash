@@ -18,7 +18,7 @@ _mcpuctl() {
   COMPREPLY=()
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD - 1]}"
-  local commands="status tools pins call ask watch bridges clients sessions reload"
+  local commands="status tools pins call ask watch bridges clients sessions reload estop approvals approve deny audit"
   local options="--json --bus --help"
 
   if [[ "$prev" == "--bus" ]]; then

@@ -239,4 +239,60 @@ BusResult<void> Control::reload() const {
   return {};
 }
 
+namespace {
+
+// "dbus uid 1000": who did it, in the audit.
+std::string bus_actor(const BusCaller& caller) { return "dbus uid " + std::to_string(caller.uid); }
+
+BusResult<void> admin_only(const BusCaller& caller, std::string_view what) {
+  if (may_call_user_only_tools(caller)) return {};
+  return std::unexpected(to_bus_error(
+      Error::domain(DomainError::NotAuthorized, std::string(what) + " needs root, mcpud's own user or " + "group '" +
+                                                    kAdminGroup + "'; " + bus_actor(caller) + " is none of them")));
+}
+
+BusError no_safety() { return error("Internal", "this daemon has no safety control"); }
+
+BusResult<void> from_result(const Result<void>& result) {
+  if (!result) return std::unexpected(to_bus_error(result.error()));
+  return {};
+}
+
+}  // namespace
+
+BusResult<void> Control::emergency_stop(const BusCaller& caller, const std::string& reason) const {
+  if (!source_.safety) return std::unexpected(no_safety());
+  source_.safety->emergency_stop(bus_actor(caller), reason.empty() ? "mcpuctl estop" : reason);
+  return {};
+}
+
+BusResult<void> Control::reset_emergency_stop(const BusCaller& caller) const {
+  if (!source_.safety) return std::unexpected(no_safety());
+  if (auto allowed = admin_only(caller, "resetting the emergency stop"); !allowed) return allowed;
+  source_.safety->reset_emergency_stop(bus_actor(caller));
+  return {};
+}
+
+BusResult<std::string> Control::safety_state() const {
+  if (!source_.safety) return std::unexpected(no_safety());
+  return rpc::dump(source_.safety->state());
+}
+
+BusResult<void> Control::approve(const BusCaller& caller, std::uint64_t id) const {
+  if (!source_.safety) return std::unexpected(no_safety());
+  if (auto allowed = admin_only(caller, "approving a call"); !allowed) return allowed;
+  return from_result(source_.safety->approve(id, bus_actor(caller)));
+}
+
+BusResult<void> Control::deny(const BusCaller& caller, std::uint64_t id) const {
+  if (!source_.safety) return std::unexpected(no_safety());
+  if (auto allowed = admin_only(caller, "denying a call"); !allowed) return allowed;
+  return from_result(source_.safety->deny(id, bus_actor(caller)));
+}
+
+BusResult<std::string> Control::audit(std::uint64_t after) const {
+  if (!source_.safety) return std::unexpected(no_safety());
+  return rpc::dump(source_.safety->audit_since(after));
+}
+
 }  // namespace mcpud::dbus

@@ -3,6 +3,7 @@
 #include "control_handlers.hpp"
 
 #include <memory>
+#include <type_traits>
 
 #include "mcpud/dbus/sdbus_compat.hpp"
 
@@ -28,6 +29,13 @@ BusReply<T> reply_through(sdbus::Result<T>&& result, std::function<void()> sent)
   };
 }
 
+// The value of a synchronous method, or its error thrown as sdbus expects.
+template <class T>
+T returned(BusResult<T> result) {
+  if (!result) throw compat::make_error(result.error().name, result.error().message);
+  if constexpr (!std::is_void_v<T>) return std::move(*result);
+}
+
 }  // namespace
 
 ControlHandlers::ControlHandlers(Control& control, std::function<BusCaller()> caller, std::function<void()> sent)
@@ -51,5 +59,14 @@ void ControlHandlers::reload() {
     throw compat::make_error(reloaded.error().name, reloaded.error().message);
   }
 }
+
+void ControlHandlers::emergency_stop(const std::string& reason) {
+  returned(control_.emergency_stop(caller_(), reason));
+}
+void ControlHandlers::reset_emergency_stop() { returned(control_.reset_emergency_stop(caller_())); }
+std::string ControlHandlers::get_safety() { return returned(control_.safety_state()); }
+void ControlHandlers::approve(std::uint64_t id) { returned(control_.approve(caller_(), id)); }
+void ControlHandlers::deny(std::uint64_t id) { returned(control_.deny(caller_(), id)); }
+std::string ControlHandlers::get_audit(std::uint64_t after) { return returned(control_.audit(after)); }
 
 }  // namespace mcpud::dbus

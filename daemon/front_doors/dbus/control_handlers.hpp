@@ -26,6 +26,12 @@ class ControlHandlers {
   std::vector<ClientRow> list_clients() const { return control_.clients(); }
   void list_serial_sessions(sdbus::Result<std::vector<SessionRow>>&& result);
   void reload();
+  void emergency_stop(const std::string& reason);
+  void reset_emergency_stop();
+  std::string get_safety();
+  void approve(std::uint64_t id);
+  void deny(std::uint64_t id);
+  std::string get_audit(std::uint64_t after);
 
   std::string version() const { return control_.version(); }
   std::string device_name() const { return control_.device(); }

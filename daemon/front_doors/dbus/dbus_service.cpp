@@ -153,6 +153,8 @@ struct DbusService::Connection {
     try {
       if (event.kind == EventKind::ToolsChanged) {
         object->emit_tools_changed();
+      } else if (event.kind == EventKind::Audit) {
+        object->emit_audit_record(event.data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       } else if (event.kind == EventKind::PinEvent) {
         const auto& d = event.data;
         object->emit_pin_event(d.value("pin", 0), d.value("name", ""), d.value("type", ""), d.value("value", 0.0),

@@ -23,6 +23,7 @@ class ControlObject1 final : public ControlObject {
         .withParameters<std::int32_t, std::string, std::string, double, std::int64_t>("pin", "name", "type", "value",
                                                                                       "timestamp_ms");
     object_->registerSignal("ToolsChanged").onInterface(kInterface);
+    object_->registerSignal("AuditRecord").onInterface(kInterface).withParameters<std::string>("record_json");
     object_->finishRegistration();
   }
 
@@ -31,6 +32,9 @@ class ControlObject1 final : public ControlObject {
     object_->emitSignal("PinEvent").onInterface(kInterface).withArguments(pin, name, type, value, timestamp_ms);
   }
   void emit_tools_changed() override { object_->emitSignal("ToolsChanged").onInterface(kInterface); }
+  void emit_audit_record(const std::string& record_json) override {
+    object_->emitSignal("AuditRecord").onInterface(kInterface).withArguments(record_json);
+  }
 
  private:
   BusCaller caller() const {
@@ -81,6 +85,25 @@ class ControlObject1 final : public ControlObject {
         .implementedAs(
             [&h](sdbus::Result<std::vector<SessionRow>>&& result) { h.list_serial_sessions(std::move(result)); });
     o.registerMethod("Reload").onInterface(kInterface).implementedAs([&h] { h.reload(); });
+    o.registerMethod("EmergencyStop")
+        .onInterface(kInterface)
+        .withInputParamNames("reason")
+        .implementedAs([&h](const std::string& reason) { h.emergency_stop(reason); });
+    o.registerMethod("ResetEmergencyStop").onInterface(kInterface).implementedAs([&h] { h.reset_emergency_stop(); });
+    o.registerMethod("GetSafety").onInterface(kInterface).withOutputParamNames("state_json").implementedAs([&h] {
+      return h.get_safety();
+    });
+    o.registerMethod("Approve").onInterface(kInterface).withInputParamNames("id").implementedAs([&h](std::uint64_t id) {
+      h.approve(id);
+    });
+    o.registerMethod("Deny").onInterface(kInterface).withInputParamNames("id").implementedAs([&h](std::uint64_t id) {
+      h.deny(id);
+    });
+    o.registerMethod("GetAudit")
+        .onInterface(kInterface)
+        .withInputParamNames("after_seq")
+        .withOutputParamNames("audit_json")
+        .implementedAs([&h](std::uint64_t after) { return h.get_audit(after); });
   }
 
   void register_properties() {

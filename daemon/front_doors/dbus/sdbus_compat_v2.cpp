@@ -54,10 +54,30 @@ class ControlObject2 final : public ControlObject {
                   h.list_serial_sessions(std::move(result));
                 }),
             sdbus::registerMethod(sdbus::MethodName{"Reload"}).implementedAs([&h] { h.reload(); }),
+            sdbus::registerMethod(sdbus::MethodName{"EmergencyStop"})
+                .withInputParamNames("reason")
+                .implementedAs([&h](const std::string& reason) { h.emergency_stop(reason); }),
+            sdbus::registerMethod(sdbus::MethodName{"ResetEmergencyStop"}).implementedAs([&h] {
+              h.reset_emergency_stop();
+            }),
+            sdbus::registerMethod(sdbus::MethodName{"GetSafety"})
+                .withOutputParamNames("state_json")
+                .implementedAs([&h] { return h.get_safety(); }),
+            sdbus::registerMethod(sdbus::MethodName{"Approve"})
+                .withInputParamNames("id")
+                .implementedAs([&h](std::uint64_t id) { h.approve(id); }),
+            sdbus::registerMethod(sdbus::MethodName{"Deny"})
+                .withInputParamNames("id")
+                .implementedAs([&h](std::uint64_t id) { h.deny(id); }),
+            sdbus::registerMethod(sdbus::MethodName{"GetAudit"})
+                .withInputParamNames("after_seq")
+                .withOutputParamNames("audit_json")
+                .implementedAs([&h](std::uint64_t after) { return h.get_audit(after); }),
             sdbus::registerSignal(sdbus::SignalName{"PinEvent"})
                 .withParameters<std::int32_t, std::string, std::string, double, std::int64_t>("pin", "name", "type",
                                                                                               "value", "timestamp_ms"),
             sdbus::registerSignal(sdbus::SignalName{"ToolsChanged"}),
+            sdbus::registerSignal(sdbus::SignalName{"AuditRecord"}).withParameters<std::string>("record_json"),
             sdbus::registerProperty(sdbus::PropertyName{"Version"})
                 .withGetter([&h] { return h.version(); })
                 .withUpdateBehavior(Flags::CONST_PROPERTY_VALUE),
@@ -81,6 +101,11 @@ class ControlObject2 final : public ControlObject {
   }
   void emit_tools_changed() override {
     object_->emitSignal(sdbus::SignalName{"ToolsChanged"}).onInterface(sdbus::InterfaceName{kInterface});
+  }
+  void emit_audit_record(const std::string& record_json) override {
+    object_->emitSignal(sdbus::SignalName{"AuditRecord"})
+        .onInterface(sdbus::InterfaceName{kInterface})
+        .withArguments(record_json);
   }
 
  private:

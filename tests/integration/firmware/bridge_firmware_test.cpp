@@ -22,7 +22,8 @@ constexpr int kSensor = 14;
 class BridgeFirmware : public ::testing::Test {
  protected:
   // Starts the device program (which prints "pty <path>" and links it), then mcpud bridging it as "uno".
-  void start(std::vector<std::string> argv) {
+  // `more_config` is added to mcpud's configuration after the bridge.
+  void start(std::vector<std::string> argv, const std::string& more_config = {}) {
     link_ = (daemon_.temp_dir().path() / "ttyACM0").string();
     argv.insert(argv.end(), {"--link", link_, "--adc", "0=1650"});
     device_ = std::make_unique<mcpu_test::ChildProcess>(argv);
@@ -32,7 +33,7 @@ class BridgeFirmware : public ::testing::Test {
     const std::string config =
         "device = \"pi\"\nboard = \"sim\"\nlisten = [\"127.0.0.1:0\"]\n"
         "[[bridges]]\nid = \"uno\"\nport = \"" +
-        link_ + "\"\nreset_wait_ms = 100\ntimeout_ms = 5000\n";
+        link_ + "\"\nreset_wait_ms = 100\ntimeout_ms = 5000\n" + more_config;
     port_ = daemon_.start_tcp({"--config", daemon_.write_file("mcpud.toml", config), "--log-level", "debug"});
     ASSERT_NE(port_, 0);
     client_ = LineClient::connect_tcp(port_);
@@ -103,6 +104,49 @@ TEST_F(BridgeFirmware, McuSimToolsAreBridgedWithTheFirmwaresSchemas) {
   expect_adc_reads_injected_voltage();
   const json bad = client_->call("uno__blink", {{"times", 50}});
   EXPECT_TRUE(is_error(bad, -32602)) << "checked by mcpud against the firmware's schema";
+}
+
+// A bridged tool passes the same gate as the board's own: under
+// [safety] confirm_tools it waits for a human (here the approve_pin button,
+// looped back from a simulated output), a dry run says so without reaching the
+// device, and under an emergency stop it is refused.
+TEST_F(BridgeFirmware, McuSimToolsWaitForApprovalAndStopWithTheBoard) {
+  start({MCU_SIM_BINARY}, R"(
+[safety]
+confirm_tools = ["uno__gpio_write"]
+approve_pin = "approve_button"
+
+[[pins]]
+name = "approve_drive"
+pin = 8
+type = "digital_output"
+
+[[pins]]
+name = "approve_button"
+pin = 9
+type = "digital_input"
+sim = { mode = "loopback", from = "approve_drive" }
+sampling = { interval_ms = 10, edges = "both" }
+)");
+  const json dry = client_->result("uno__gpio_write", {{"pin", kLed}, {"value", true}, {"dry_run", true}}, 10s);
+  EXPECT_EQ(dry["needs_approval"], true) << dry.dump();
+  ASSERT_TRUE(client_->send_line(request_text("uno__gpio_write", {{"pin", kLed}, {"value", true}}, 7)));
+  ASSERT_TRUE(daemon_.wait_for_log("approval 1: uno__gpio_write")) << daemon_.log();
+  auto button = LineClient::connect_tcp(port_);
+  ASSERT_TRUE(button);
+  button->result("gpio_write", {{"pin", 8}, {"value", true}});
+  const auto line = client_->read_line(10s);
+  ASSERT_TRUE(line);
+  EXPECT_EQ(json::parse(*line)["result"]["value"], true) << *line;
+  EXPECT_TRUE(device_->waitFor("pin 13 1", 10)) << "the approved call did not reach the device";
+
+  button->result("emergency_stop", {{"reason", "bridge test"}});
+  EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", kLed}, {"value", false}}), -32072, "ESTOP_ACTIVE"));
+  EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", kLed}, {"value", false}, {"dry_run", true}}), -32072,
+                       "ESTOP_ACTIVE"));
+  // The firmware marks none of its tools read-only: mcpud cannot tell a read
+  // from a write, so every bridged tool but its stop waits for the reset.
+  EXPECT_TRUE(is_error(client_->call("uno__adc_read", {{"pin", kSensor}}), -32072, "ESTOP_ACTIVE"));
 }
 
 TEST_F(BridgeFirmware, McuSimBufferedPinIsDrainedThroughItsCursor) {

@@ -102,6 +102,9 @@ bool DaemonProcess::start_program(const std::string& program, const std::vector<
     ADD_FAILURE() << "pipe2: " << std::strerror(errno);
     return false;
   }
+  // As systemd's StateDirectory= does: each daemon keeps its state (the
+  // emergency stop's latch) in its own directory, never in /var/lib/mcpud.
+  std::string state_directory = "STATE_DIRECTORY=" + (dir_.path() / "state").string();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ADD_FAILURE() << "fork: " << std::strerror(errno);
@@ -122,6 +125,7 @@ bool DaemonProcess::start_program(const std::string& program, const std::vector<
     if (::syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
       for (int fd = 3; fd < 4096; ++fd) ::close(fd);
     }
+    ::putenv(state_directory.data());
     ::execv(argv[0], argv.data());
     static const char kMessage[] = "integration test: execv of mcpud failed\n";
     [[maybe_unused]] auto written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);

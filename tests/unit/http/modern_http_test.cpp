@@ -77,8 +77,9 @@ TEST_F(ModernHttp, MethodAndNameHeadersMustMatchTheBody) {
   EXPECT_EQ(error_of(serve(body("tools/list"), std::nullopt))["code"], -32020);
   EXPECT_EQ(error_of(serve(body("tools/call", {{"name", "gpio_read"}}), "tools/call", "gpio_write"))["code"], -32020);
   EXPECT_EQ(error_of(serve(body("tools/call", {{"name", "gpio_read"}}), "tools/call"))["code"], -32020);
-  EXPECT_EQ(error_of(serve(body("resources/read", {{"uri", "mcpu://pins/a"}}), "resources/read", "mcpu://pins/b"))["code"],
-            -32020);
+  EXPECT_EQ(
+      error_of(serve(body("resources/read", {{"uri", "mcpu://pins/a"}}), "resources/read", "mcpu://pins/b"))["code"],
+      -32020);
   EXPECT_EQ(methods.calls, 0);
 }
 

@@ -14,7 +14,12 @@ namespace mcpud {
 
 class ClientIdentity {
  public:
-  ClientIdentity() = default;
+  // How long an identity lives: a connection, HTTP session or uplink; or one
+  // stateless request (MCP 2026-07-28 over HTTP), whose end says nothing about
+  // whether its client is still there.
+  enum class Lifetime { Client, OneRequest };
+
+  explicit ClientIdentity(Lifetime lifetime = Lifetime::Client) : lifetime_(lifetime) {}
   // Runs what when_gone() registered.
   ~ClientIdentity();
   ClientIdentity(const ClientIdentity&) = delete;
@@ -27,7 +32,10 @@ class ClientIdentity {
   // the clean-up to the event loop), not call back into the client.
   void when_gone(const void* keeper, std::function<void()> then) { on_gone_[keeper] = std::move(then); }
 
+  bool lasts_one_request() const { return lifetime_ == Lifetime::OneRequest; }
+
  private:
+  Lifetime lifetime_;
   std::map<const void*, std::function<void()>> on_gone_;
 };
 

@@ -45,6 +45,9 @@ enum class DomainError {
   OutOfRange,           // a value the schema accepts but the output's configured limits do not (min_duty, ...)
   Interlock,            // another output's state forbids this one leaving safe (exclusive_with, requires)
   MinOffTime,           // an output back at safe may not leave it before its min_off_ms: retry_after_ms
+  ApprovalDenied,       // a human refused a call that needed approval ([safety], docs/safety.md)
+  ApprovalTimeout,      // nobody decided on a call that needed approval within approval_timeout_ms
+  EstopActive,          // the emergency stop is latched: no actuating call until a human resets it
 };
 
 struct Error {

@@ -36,8 +36,10 @@ enum class EventKind {
   // source: the output's name; data: {output, action, value, reason, client}: mcpud drove an output
   // by itself (action "release", "lease", "max_on", "hold", "interlock", "release_all"; docs/safety.md)
   SafetyAction,
+  Audit,          // source: "audit"; data: one audit record (core/audit_log.hpp)
+  SafetyChanged,  // source: "safety"; data: {estop, pending}: the e-stop latch or the pending approvals changed
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::SafetyAction) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::SafetyChanged) + 1;
 std::string_view event_kind_name(EventKind kind);
 
 struct Event {

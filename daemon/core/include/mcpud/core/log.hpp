@@ -8,7 +8,10 @@
 #include <functional>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mcpud::log {
 
@@ -20,6 +23,11 @@ std::optional<Level> parse_level(std::string_view name);  // "debug", "info", "w
 inline bool enabled(Level at) { return at >= level(); }
 
 void write(Level at, std::string_view category, std::string_view message);
+
+// Sends one entry with these fields (KEY, value) to the journal's native
+// socket when stderr is the journal (mcpud under systemd); false otherwise,
+// or when the journal did not take it.
+bool journal_send(const std::vector<std::pair<std::string, std::string>>& fields);
 
 // Also hands every line written from now on to `tap` (the log tail clients can
 // read); an empty function removes it. One tap; lines it writes itself are not

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "mcpud/core/call_gate.hpp"
 #include "mcpud/core/call_observer.hpp"
 #include "mcpud/core/tool.hpp"
 
@@ -27,6 +28,8 @@ class ToolRegistry {
   using ChangeListener = std::function<void()>;
 
   // Adds a tool. Fails (invalid params) when the name is empty or already taken.
+  // With a gate set, an actuating tool (is_actuating) that does not declare
+  // `dry_run` gets it in its input schema: the gate answers it for the tool.
   Result<void> add(Tool tool);
   // Removes every tool registered by `owner`; returns how many were removed.
   std::size_t remove_owner(std::string_view owner);
@@ -71,6 +74,11 @@ class ToolRegistry {
   // reason forgets the pattern.
   void set_absence_reason(std::string_view pattern, std::string reason);
 
+  // Borrows `gate` (nullable: none), which every call of an actuating tool
+  // passes after its arguments were checked; it must outlive the registry's
+  // use. Set it before adding tools, so that they all get `dry_run`.
+  void set_gate(CallGate* gate) { gate_ = gate; }
+
   // Tells `observer` of every call that finishes while it wants_calls(); the
   // registry keeps a weak reference, so a late reply after it is gone is fine.
   void observe_calls(std::weak_ptr<CallObserver> observer) { observer_ = std::move(observer); }
@@ -101,7 +109,11 @@ class ToolRegistry {
   struct Entry {
     std::shared_ptr<const Tool> tool;
     std::shared_ptr<const schema::CompiledSchema> schema;
+    bool native_dry_run = false;  // the tool declared dry_run itself
   };
+  // A call of an actuating tool, through the gate.
+  void call_gated(const Caller& caller, const Entry& found, nlohmann::json&& arguments, ToolReply&& reply,
+                  std::string_view arguments_root, bool as_text) const;
   void changed();
   const Entry* entry(std::string_view name) const;
   // "Method not found: <name>", with the absence reason when one matches.
@@ -117,6 +129,7 @@ class ToolRegistry {
   std::vector<std::pair<std::string, std::string>> absence_reasons_;  // pattern, reason
 
   std::weak_ptr<CallObserver> observer_;
+  CallGate* gate_ = nullptr;
   int batch_depth_ = 0;
   bool pending_change_ = false;
   std::uint64_t generation_ = 0;

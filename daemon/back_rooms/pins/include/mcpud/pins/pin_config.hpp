@@ -73,6 +73,7 @@ struct PinConfig {
   std::uint32_t frequency_hz{};             // pwm_output
   std::optional<double> safe_duty;          // pwm_output, 0-255: driven on exit
   OutputLimits limits;                      // digital_output and pwm_output
+  bool confirm{};                           // outputs: a write waits for a human's approval ([safety])
   std::optional<SamplingOptions> sampling;  // inputs
   hal::SimInputSpec sim_input;              // board "sim", digital_input
   hal::SimAnalogSpec sim_analog;            // board "sim", adc_input and sensor_input

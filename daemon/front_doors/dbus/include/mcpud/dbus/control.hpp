@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/client_identity.hpp"
+#include "mcpud/core/safety_control.hpp"
 #include "mcpud/core/tool_registry.hpp"
 #include "mcpud/dbus/names.hpp"
 
@@ -48,6 +49,9 @@ struct ControlSource {
   // Each configured bridge's status (BridgeSet::status: {id, tools, link,
   // online, ...}), ListBridges's rows; unset: bridges are known by their tools.
   std::function<nlohmann::json()> bridges;
+  // The human's side of the board's safety (e-stop, approvals, audit);
+  // borrowed, nullable: the Safety methods answer Internal without it.
+  SafetyControl* safety = nullptr;
 };
 
 // Who called on the bus: decides whether user-only tools may be called.
@@ -85,6 +89,16 @@ class Control {
   // Asks the serial tool set (serial_list_sessions) when it is registered.
   void serial_sessions(BusReply<std::vector<SessionRow>> reply) const;
   BusResult<void> reload() const;
+
+  // The safety methods. Stopping is anyone's whom the bus policy lets call;
+  // resetting, approving and denying also need `caller` to be root, mcpud's
+  // own user or a member of kAdminGroup (NotAuthorized otherwise).
+  BusResult<void> emergency_stop(const BusCaller& caller, const std::string& reason) const;
+  BusResult<void> reset_emergency_stop(const BusCaller& caller) const;
+  BusResult<std::string> safety_state() const;  // SafetyControl::state() as JSON text
+  BusResult<void> approve(const BusCaller& caller, std::uint64_t id) const;
+  BusResult<void> deny(const BusCaller& caller, std::uint64_t id) const;
+  BusResult<std::string> audit(std::uint64_t after) const;  // SafetyControl::audit_since as JSON text
 
   std::string version() const { return source_.version; }
   std::string device() const { return source_.device(); }

@@ -47,6 +47,7 @@ class ControlObject {
   virtual void emit_pin_event(std::int32_t pin, const std::string& name, const std::string& type, double value,
                               std::int64_t timestamp_ms) = 0;
   virtual void emit_tools_changed() = 0;
+  virtual void emit_audit_record(const std::string& record_json) = 0;
 };
 // Exports `control` (borrowed; it must outlive the object). `sent` runs after a
 // reply was sent from outside the bus dispatch (asynchronous methods), so the
