@@ -143,8 +143,7 @@ bool selects_modern_path(std::string_view header, const std::vector<std::string>
   return !header.empty() && std::ranges::find(legacy_versions, header) == legacy_versions.end();
 }
 
-std::shared_ptr<rpc::Client> serve_modern(const ModernRequest& request, const ModernContext& context,
-                                          ModernDone done) {
+std::shared_ptr<rpc::Client> serve_modern(const ModernRequest& request, const ModernContext& context, ModernDone done) {
   const json message = json::parse(request.body, nullptr, false);
   if (message.is_discarded()) {
     done(refusal(400, nullptr, Error::parse_error("Parse error: not valid JSON")));
@@ -174,20 +173,27 @@ std::shared_ptr<rpc::Client> serve_modern(const ModernRequest& request, const Mo
     done(std::move(*refused));
     return nullptr;
   }
+  // Its stream would need an open SSE response per listen: not served over HTTP
+  // yet (docs/mcp.md); the line transports serve it.
+  if (message["method"] == "subscriptions/listen") {
+    done(refusal(404, id,
+                 Error::method_not_found("Method not found: subscriptions/listen is served on mcpud's line transports "
+                                         "(stdio, unix socket, TCP), not yet over HTTP")));
+    return nullptr;
+  }
   auto client = std::make_shared<RequestClient>();
   client->caller.door = "http";
   client->caller.peer = context.peer;
   client->reply_bytes_limit = context.reply_bytes_limit;
-  const bool sse = lists_media_type(request.accept, "text/event-stream") &&
-                   !lists_media_type(request.accept, "application/json");
+  const bool sse =
+      lists_media_type(request.accept, "text/event-stream") && !lists_media_type(request.accept, "application/json");
   // The engine parses the body again (it owns request parsing for every door);
   // the checks above read the headers' counterparts only.
-  context.engine.handle_line(request.body, *client,
-                             [done = std::move(done), client, id, sse](std::string reply) {
-                               if (reply.empty()) return done({202, false, ""});  // cancelled
-                               const unsigned status = is_method_not_found(reply, id) ? 404 : 200;
-                               done({status, sse && status == 200, std::move(reply)});
-                             });
+  context.engine.handle_line(request.body, *client, [done = std::move(done), client, id, sse](std::string reply) {
+    if (reply.empty()) return done({202, false, ""});  // cancelled
+    const unsigned status = is_method_not_found(reply, id) ? 404 : 200;
+    done({status, sse && status == 200, std::move(reply)});
+  });
   return client;
 }
 

@@ -21,10 +21,10 @@ namespace mcpud::http {
 // What the path reads of one POST /mcp (Host, Origin and the token are checked before).
 struct ModernRequest {
   std::string_view body;
-  std::string_view protocol_version;         // MCP-Protocol-Version
-  std::optional<std::string_view> method;    // Mcp-Method
-  std::optional<std::string_view> name;      // Mcp-Name (a Base64 sentinel decoded here)
-  std::string_view accept;                   // Accept
+  std::string_view protocol_version;       // MCP-Protocol-Version
+  std::optional<std::string_view> method;  // Mcp-Method
+  std::optional<std::string_view> name;    // Mcp-Name (a Base64 sentinel decoded here)
+  std::string_view accept;                 // Accept
 };
 
 // The answer: a status and the JSON-RPC response (an error one for every

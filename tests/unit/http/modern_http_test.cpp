@@ -77,8 +77,9 @@ TEST_F(ModernHttp, MethodAndNameHeadersMustMatchTheBody) {
   EXPECT_EQ(error_of(serve(body("tools/list"), std::nullopt))["code"], -32020);
   EXPECT_EQ(error_of(serve(body("tools/call", {{"name", "gpio_read"}}), "tools/call", "gpio_write"))["code"], -32020);
   EXPECT_EQ(error_of(serve(body("tools/call", {{"name", "gpio_read"}}), "tools/call"))["code"], -32020);
-  EXPECT_EQ(error_of(serve(body("resources/read", {{"uri", "mcpu://pins/a"}}), "resources/read", "mcpu://pins/b"))["code"],
-            -32020);
+  EXPECT_EQ(
+      error_of(serve(body("resources/read", {{"uri", "mcpu://pins/a"}}), "resources/read", "mcpu://pins/b"))["code"],
+      -32020);
   EXPECT_EQ(methods.calls, 0);
 }
 
@@ -114,7 +115,7 @@ TEST_F(ModernHttp, MissingMetaKeysAreInvalidParams) {
 }
 
 TEST_F(ModernHttp, AnUnknownOrRemovedMethodIs404WithMethodNotFound) {
-  for (const char* method : {"initialize", "ping", "no/such"}) {
+  for (const char* method : {"initialize", "ping", "no/such", "subscriptions/listen"}) {
     const auto response = serve(body(method), method);
     EXPECT_EQ(response.status, 404u) << method;
     EXPECT_EQ(error_of(response)["code"], -32601);
