@@ -215,7 +215,7 @@ struct Daemon::Wiring {
     });
     dialects::install_mcpu_dialect(dispatcher, {[this] { return config.device; }, kVersion,
                                                 [this] {
-                                                  auto described = pins::describe_pins(board.table());
+                                                  auto described = pins::describe_pins(board.table(), &board.guard());
                                                   bridges.describe_pins(described);
                                                   return described;
                                                 }});

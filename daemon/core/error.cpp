@@ -36,6 +36,11 @@ constexpr std::array kDomainErrors{
     DomainErrorInfo{DomainError::UplinkNotConfigured, "UPLINK_NOT_CONFIGURED", -32060},
     DomainErrorInfo{DomainError::UplinkNotConnected, "UPLINK_NOT_CONNECTED", -32061},
     DomainErrorInfo{DomainError::ReplyTooLarge, "REPLY_TOO_LARGE", -32042},
+    // Output limits (docs/safety.md), outside the range MCP reserves.
+    DomainErrorInfo{DomainError::RateLimited, "RATE_LIMITED", -32004},
+    DomainErrorInfo{DomainError::OutOfRange, "OUT_OF_RANGE", -32005},
+    DomainErrorInfo{DomainError::Interlock, "INTERLOCK", -32006},
+    DomainErrorInfo{DomainError::MinOffTime, "MIN_OFF_TIME", -32007},
 };
 
 const DomainErrorInfo& info(DomainError kind) {

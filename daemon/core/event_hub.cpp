@@ -32,6 +32,8 @@ std::string_view event_kind_name(EventKind kind) {
       return "resources_changed";
     case EventKind::BusTransfer:
       return "bus_transfer";
+    case EventKind::SafetyAction:
+      return "safety_action";
   }
   return "unknown";
 }

@@ -23,13 +23,13 @@ Result<void> checked_arguments(const Tool& tool, const schema::CompiledSchema& s
 
 // A call answered by the tool's invoke_as_text, as guarded() answers the others
 // when the tool throws.
-ToolResult answer_as_text(const Tool& tool, const schema::CompiledSchema& schema, nlohmann::json& arguments,
-                          std::string_view root) {
+ToolResult answer_as_text(const Tool& tool, const schema::CompiledSchema& schema, const Caller& caller,
+                          nlohmann::json& arguments, std::string_view root) {
   try {
     if (auto checked = checked_arguments(tool, schema, arguments, root); !checked) {
       return std::unexpected(std::move(checked.error()));
     }
-    return tool.invoke_as_text(arguments);
+    return tool.invoke_as_text(caller, arguments);
   } catch (const std::exception& e) {
     return std::unexpected(Error::internal(std::string("Internal error: ") + e.what()));
   }
@@ -131,7 +131,7 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
   auto tool = found->tool;
   if (tool->invoke_as_text && caller.takes_text_results && !observing) {
     // Synchronous: answered here, an exception included, with no state shared with the reply.
-    reply(answer_as_text(*tool, *found->schema, arguments, arguments_root));
+    reply(answer_as_text(*tool, *found->schema, caller, arguments, arguments_root));
     dispose(arguments);  // freed in place (json_dispose.hpp)
     return;
   }

@@ -53,7 +53,7 @@ const pinCard = (name) => page.locator(`article[data-pin="${name}"]`);
 
 test("the page loads with every pin and no console errors", async () => {
   const pins = ["led", "led_sense", "button", "fan", "light", "room_temp", "room_humidity", "room_pressure", "cpu_temp",
-    "tank", "outdoor"];
+    "tank", "outdoor", "heater", "valve", "pump", "forward", "reverse"];
   for (const name of pins) await pinCard(name).waitFor();
   assert.equal(await page.locator("article.pin").count(), pins.length);
   assert.deepEqual(consoleErrors, []);

@@ -406,7 +406,7 @@ TEST_F(DbusControl, BashCompletionOffersToolsAndTheirParameters) {
   EXPECT_EQ(complete("mcpuctl a", 1), "ask\n");
   EXPECT_EQ(complete("mcpuctl ask --t", 2), "--timeout\n");
   EXPECT_EQ(complete("mcpuctl --bus=session call gpio_w", 3), "gpio_write\n");
-  EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write ''", 4), "duty= frequency_hz= pin=\n");
+  EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write ''", 4), "dry_run= duty= frequency_hz= hold_ms= pin=\n");
   EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write f", 4), "frequency_hz=\n");
 }
 

@@ -19,7 +19,7 @@ TEST_F(TcpDiscovery, GetInfoReportsTheSimulatedLinuxDevice) {
   EXPECT_TRUE(info["version"].is_string());
   EXPECT_FALSE(info["version"].get<std::string>().empty());
   EXPECT_EQ(info["platform"], "linux");
-  EXPECT_EQ(info["pin_count"], 11);
+  EXPECT_EQ(info["pin_count"], 16);
 }
 
 TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
@@ -54,7 +54,7 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
   }
 
   const json& pins = listing["pins"];
-  ASSERT_EQ(pins.size(), 11u) << pins.dump();
+  ASSERT_EQ(pins.size(), 16u) << pins.dump();
   const std::vector<std::tuple<int, std::string, std::string, bool>> expected{
       {2, "led", "digital_output", false},
       {3, "led_sense", "digital_input", true},
@@ -67,6 +67,11 @@ TEST_F(TcpDiscovery, GetInfoThenListToolsDescribesEveryPin) {
       {42, "cpu_temp", "sensor_input", true},
       {130, "tank", "sensor_input", true},
       {131, "outdoor", "sensor_input", false},
+      {50, "heater", "digital_output", false},
+      {51, "valve", "digital_output", false},
+      {52, "pump", "pwm_output", false},
+      {53, "forward", "digital_output", false},
+      {54, "reverse", "digital_output", false},
   };
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const auto& [number, name, type, sampled] = expected[i];

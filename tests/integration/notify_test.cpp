@@ -86,7 +86,7 @@ TEST(Notify, ReadyComesAfterTheListenerIsBoundWithAStatusLine) {
   ASSERT_NE(port, 0);
   const auto ready = systemd.wait_for("READY=1");
   ASSERT_TRUE(ready) << "no READY=1 received";
-  EXPECT_TRUE(contains(*ready, "STATUS=0 clients (tcp 0, tty 0); 11 pins, "));
+  EXPECT_TRUE(contains(*ready, "STATUS=0 clients (tcp 0, tty 0); 16 pins, "));
   // READY=1 promises the listener is bound: connecting right away must work.
   auto client = LineClient::connect_tcp(port);
   ASSERT_TRUE(client);

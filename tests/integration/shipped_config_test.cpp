@@ -81,7 +81,8 @@ TEST(ShippedConfig, ThePinExamplesWorkOnceUncommented) {
   std::ifstream in(MCPUD_SHIPPED_CONFIG);
   std::ostringstream edited;
   const std::regex example(
-      R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|sampling|pwm|safe_duty) = .*))$)");
+      R"(^# ((\[\[pins\]\])|((name|pin|type|description|initial|safe_value|sampling|pwm|safe_duty|max_on_ms|min_off_ms|)"
+      R"(max_writes_per_s|lease_ms|requires|exclusive_with|min_duty|max_duty) = .*))$)");
   for (std::string line; std::getline(in, line);) {
     if (line == "board = \"none\"") line = "board = \"sim\"";
     if (std::regex_match(line, example)) line = line.substr(2);
@@ -91,7 +92,7 @@ TEST(ShippedConfig, ThePinExamplesWorkOnceUncommented) {
   const auto path = daemon.write_file("mcpud.toml", edited.str());
   ASSERT_TRUE(daemon.start({"--check-config", path}));
   EXPECT_EQ(daemon.wait_exit(10s), 0) << edited.str();
-  EXPECT_TRUE(contains(daemon.log(), "OK, 4 pins"));
+  EXPECT_TRUE(contains(daemon.log(), "OK, 10 pins"));
 }
 
 }  // namespace

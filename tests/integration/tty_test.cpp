@@ -24,7 +24,7 @@ void expect_discovery_works(LineClient& client) {
 
   const json listing = client.call("list_tools", json::object(), 2, 10s);
   EXPECT_EQ(listing["id"], 2);
-  EXPECT_EQ(listing["result"]["pins"].size(), 11u);
+  EXPECT_EQ(listing["result"]["pins"].size(), 16u);
   EXPECT_FALSE(listing["result"]["tools"].empty());
 }
 
@@ -62,8 +62,10 @@ TEST_F(TtyListener, DiscoveryOverAPtyThenReopensTheDeviceAfterItVanishesWithoutR
   ASSERT_TRUE(daemon_.wait_for_log(serving(), 10s, 2)) << "mcpud did not reopen " << link_;
   LineClient serial(next->master);
   expect_discovery_works(serial);
-  // Same process, same state: the led written before the device vanished is still on.
-  EXPECT_EQ(serial.result("gpio_read", {{"pin", 2}})["value"], true);
+  // Same process, same state, except that the led's client went with the
+  // device: the led is back at its safe value (docs/safety.md).
+  EXPECT_EQ(serial.result("gpio_read", {{"pin", 2}})["value"], false);
+  EXPECT_TRUE(daemon_.wait_for_log("led back to false (release)"));
   EXPECT_TRUE(daemon_.running());
   EXPECT_EQ(tcp->result("get_info")["device"], "mcpud-sim") << "TCP clients are unaffected";
 }

@@ -36,6 +36,15 @@ const char* const kPinsSchema = R"json({
       "initial": {"type": "boolean"},
       "safe_value": {"type": "boolean"},
       "safe_duty": {"type": "integer", "minimum": 0, "maximum": 255},
+      "on_release": {"type": "string", "enum": ["safe", "hold"]},
+      "lease_ms": {"type": "integer", "minimum": 1, "maximum": 86400000},
+      "max_on_ms": {"type": "integer", "minimum": 1, "maximum": 86400000},
+      "min_off_ms": {"type": "integer", "minimum": 1, "maximum": 86400000},
+      "max_writes_per_s": {"type": "integer", "minimum": 1, "maximum": 1000},
+      "min_duty": {"type": "integer", "minimum": 0, "maximum": 255},
+      "max_duty": {"type": "integer", "minimum": 0, "maximum": 255},
+      "exclusive_with": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 16},
+      "requires": {"type": "string", "minLength": 1},
       "pwm": {
         "type": "object",
         "additionalProperties": false,
@@ -183,8 +192,12 @@ std::expected<void, std::string> check_keys_fit_type(const json& j, const std::s
   const bool input =
       type == hal::PinType::DigitalInput || type == hal::PinType::AdcInput || type == hal::PinType::SensorInput;
   const bool pwm = type == hal::PinType::PwmOutput;
-  for (const Rule rule : {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
-                          Rule{"sampling", input}, Rule{"sim", input}}) {
+  const bool driven = output || pwm;
+  for (const Rule rule :
+       {Rule{"initial", output}, Rule{"safe_value", output}, Rule{"safe_duty", pwm}, Rule{"pwm", pwm},
+        Rule{"sampling", input}, Rule{"sim", input}, Rule{"on_release", driven}, Rule{"lease_ms", driven},
+        Rule{"max_on_ms", driven}, Rule{"min_off_ms", driven}, Rule{"max_writes_per_s", driven}, Rule{"min_duty", pwm},
+        Rule{"max_duty", pwm}, Rule{"exclusive_with", driven}, Rule{"requires", driven}}) {
     if (j.contains(rule.key) && !rule.allowed) {
       return std::unexpected(where + "." + rule.key + ": not used by " + article_for(hal::pin_type_name(type)) +
                              " pin");
@@ -208,6 +221,39 @@ std::expected<void, std::string> check_sim_quantity(const std::string& where, Bo
   return {};
 }
 
+constexpr EnumNames<OnRelease, 2> kOnReleaseNames{{{OnRelease::Safe, "safe"}, {OnRelease::Hold, "hold"}}};
+
+bool has_safe_value(const PinConfig& pin) { return pin.safe_value.has_value() || pin.safe_duty.has_value(); }
+
+// The limit keys of one output. An output with a safe value returns to it when
+// its driver goes away unless told to hold: the careful default (docs/safety.md).
+std::expected<OutputLimits, std::string> parse_limits(const json& j, const std::string& where, const PinConfig& pin) {
+  OutputLimits l;
+  const bool safe = has_safe_value(pin);
+  l.on_release = safe ? OnRelease::Safe : OnRelease::Hold;
+  if (j.contains("on_release")) l.on_release = *value_named(kOnReleaseNames, j["on_release"].get<std::string>());
+  l.lease_ms = j.value("lease_ms", 0U);
+  l.max_on_ms = j.value("max_on_ms", 0U);
+  l.min_off_ms = j.value("min_off_ms", 0U);
+  l.max_writes_per_s = j.value("max_writes_per_s", 0U);
+  if (j.contains("min_duty")) l.min_duty = j["min_duty"].get<int>();
+  if (j.contains("max_duty")) l.max_duty = j["max_duty"].get<int>();
+  if (j.contains("exclusive_with")) l.exclusive_with = j["exclusive_with"].get<std::vector<std::string>>();
+  l.required = j.value("requires", "");
+  if (l.min_duty && l.max_duty && *l.min_duty > *l.max_duty)
+    return std::unexpected(where + ".min_duty: " + std::to_string(*l.min_duty) + " is above max_duty " +
+                           std::to_string(*l.max_duty));
+  // These return the output to its safe value, or compare with it: without one there is nothing to return to.
+  const std::string value_key = pin.type == hal::PinType::PwmOutput ? "safe_duty" : "safe_value";
+  for (const char* key : {"lease_ms", "max_on_ms", "min_off_ms", "exclusive_with", "requires"}) {
+    if (j.contains(key) && !safe)
+      return std::unexpected(where + "." + key + ": needs " + value_key + ", the value the output returns to");
+  }
+  if (j.contains("on_release") && l.on_release == OnRelease::Safe && !safe)
+    return std::unexpected(where + ".on_release: \"safe\" needs " + value_key + ", the value the output returns to");
+  return l;
+}
+
 std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string& where, BoardKind board) {
   PinConfig pin;
   pin.name = j.at("name").get<std::string>();
@@ -219,6 +265,11 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
   if (j.contains("safe_value")) pin.safe_value = j["safe_value"].get<bool>();
   if (j.contains("safe_duty")) pin.safe_duty = j["safe_duty"].get<double>();
   pin.frequency_hz = pwm_table(j).at("frequency_hz").get<std::uint32_t>();
+  if (pin.type == hal::PinType::DigitalOutput || pin.type == hal::PinType::PwmOutput) {
+    auto limits = parse_limits(j, where, pin);
+    if (!limits) return std::unexpected(limits.error());
+    pin.limits = std::move(*limits);
+  }
   if (j.contains("sampling")) {
     pin.sampling = parse_sampling(j["sampling"]);
     if (pin.sampling->thresholds && pin.sampling->thresholds->low > pin.sampling->thresholds->high) {
@@ -239,6 +290,48 @@ std::expected<PinConfig, std::string> parse_pin(const json& j, const std::string
   return pin;
 }
 
+// The output that `name` (given at `where`) names, which must be another one with a safe value.
+std::expected<const PinConfig*, std::string> interlocked(const std::vector<PinConfig>& pins, const PinConfig& self,
+                                                         const std::string& name, const std::string& where) {
+  if (name == self.name) return std::unexpected(where + ": '" + name + "' is this output itself");
+  const auto other = std::find_if(pins.begin(), pins.end(), [&](const auto& p) { return p.name == name; });
+  if (other == pins.end() || (other->type != hal::PinType::DigitalOutput && other->type != hal::PinType::PwmOutput)) {
+    return std::unexpected(where + ": no digital_output or pwm_output named '" + name + "'");
+  }
+  if (!has_safe_value(*other)) {
+    return std::unexpected(where + ": '" + name + "' has no safe_value or safe_duty to compare with");
+  }
+  return &*other;
+}
+
+// exclusive_with and requires name other outputs with safe values, and requires has no cycle.
+std::expected<void, std::string> check_interlocks(const std::vector<PinConfig>& pins) {
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    const auto& pin = pins[i];
+    const auto where = "pins[" + std::to_string(i) + "]";
+    for (std::size_t k = 0; k < pin.limits.exclusive_with.size(); ++k) {
+      const auto at = where + ".exclusive_with[" + std::to_string(k) + "]";
+      if (auto other = interlocked(pins, pin, pin.limits.exclusive_with[k], at); !other)
+        return std::unexpected(other.error());
+    }
+    if (pin.limits.required.empty()) continue;
+    if (auto other = interlocked(pins, pin, pin.limits.required, where + ".requires"); !other)
+      return std::unexpected(other.error());
+    // Follow the chain: it must end before it comes back to this pin.
+    std::string chain = pin.name;
+    const PinConfig* step = &pin;
+    for (std::size_t hops = 0; !step->limits.required.empty(); ++hops) {
+      const auto next =
+          std::find_if(pins.begin(), pins.end(), [&](const auto& p) { return p.name == step->limits.required; });
+      if (next == pins.end()) break;  // reported when that pin is checked
+      chain += " -> " + next->name;
+      if (next->name == pin.name || hops > pins.size()) return std::unexpected(where + ".requires: a cycle: " + chain);
+      step = &*next;
+    }
+  }
+  return {};
+}
+
 // Names and numbers are unique; loopback sources are digital outputs.
 std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) {
   std::set<std::string> names;
@@ -251,6 +344,7 @@ std::expected<void, std::string> check_pins(const std::vector<PinConfig>& pins) 
       return std::unexpected(where + ".pin: " + std::to_string(pins[i].pin) + " is used by another pin");
     }
   }
+  if (auto interlocks = check_interlocks(pins); !interlocks) return interlocks;
   for (std::size_t i = 0; i < pins.size(); ++i) {
     const auto& pin = pins[i];
     if (pin.type != hal::PinType::DigitalInput || pin.sim_input.mode != hal::SimInputSpec::Mode::Loopback) continue;

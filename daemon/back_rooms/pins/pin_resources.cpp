@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "mcpud/pins/output_guard.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sensor_reads.hpp"
 
@@ -118,6 +119,7 @@ void read_pin_resource(PinTable& pins, SensorReads& reads, std::string_view uri,
     const auto& options = pin->sampler->options();
     out["sampling"] = {{"interval_ms", options.interval_ms}, {"buffer_size", options.buffer_size}};
   }
+  if (pin->guarded && pins.guard()) out["limits"] = pins.guard()->describe(*pin);
   if (pin->device.empty() && pin->sensor && pin->sensor->slow()) {
     // Copies only: the pins may be reloaded before the value arrives.
     return reads.read(pin->sensor, [out = std::move(out), done = std::move(done), name = pin->name(),

@@ -2,6 +2,10 @@
 // Building, replacing and stopping the board's pins with their tools and sampling.
 #include "mcpud/pins/pin_service.hpp"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
 #include "board_kinds.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/pins/pin_sampling.hpp"
@@ -9,10 +13,49 @@
 
 namespace mcpud::pins {
 
-PinService::PinService(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events)
-    : io_(io), registry_(registry), events_(events), reads_(io) {}
+// The guard's clock on the event loop: one steady_timer for every output's
+// deadline, armed only while some output is away from its safe value.
+class LoopGuardClock final : public GuardClock {
+ public:
+  explicit LoopGuardClock(boost::asio::io_context& io) : io_(io), timer_(io) {}
+  void set_guard(OutputGuard* guard) { guard_ = guard; }
 
-PinService::~PinService() { release(); }
+  std::int64_t now_ms() const override {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  void wake_at(std::optional<std::int64_t> at_ms) override {
+    timer_.cancel();
+    if (!at_ms) return;
+    timer_.expires_at(std::chrono::steady_clock::time_point(std::chrono::milliseconds(*at_ms)));
+    timer_.async_wait([this](const boost::system::error_code& error) {
+      if (!error && guard_) guard_->expire();
+    });
+  }
+
+  void defer(std::function<void()> work) override { boost::asio::post(io_, std::move(work)); }
+
+ private:
+  boost::asio::io_context& io_;
+  boost::asio::steady_timer timer_;
+  OutputGuard* guard_ = nullptr;
+};
+
+PinService::PinService(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events)
+    : io_(io),
+      registry_(registry),
+      events_(events),
+      reads_(io),
+      guard_clock_(std::make_unique<LoopGuardClock>(io)),
+      guard_(std::make_unique<OutputGuard>(*guard_clock_, &events)) {
+  guard_clock_->set_guard(guard_.get());
+}
+
+PinService::~PinService() {
+  release();
+  guard_.reset();
+}
 
 std::expected<void, std::string> PinService::apply(const BoardConfig& board, const std::string& consumer,
                                                    ForeignPins* foreign, const hal::SimBuses* sim_buses) {
@@ -38,6 +81,7 @@ std::expected<void, std::string> PinService::apply(const BoardConfig& board, con
 
 void PinService::stop() {
   if (sampling_) sampling_->stop();
+  guard_->detach();
   table_->drive_safe_values();
 }
 
@@ -45,6 +89,7 @@ void PinService::release() {
   if (sampling_) sampling_->stop();
   sampling_.reset();
   registry_.remove_owner(kPinToolsOwner);
+  if (guard_) guard_->detach();
   table_ = std::make_unique<PinTable>();
 }
 
@@ -53,7 +98,8 @@ void PinService::install(std::unique_ptr<PinTable> table, ForeignPins* foreign) 
   release();
   table_ = std::move(table);
   table_->set_foreign(foreign);
-  register_pin_tools(registry_, *table_, reads_, &events_);
+  guard_->adopt(*table_);
+  register_pin_tools(registry_, *table_, reads_, &events_, guard_.get());
   sampling_ = std::make_unique<PinSampling>(io_, *table_, reads_, events_);
   sampling_->start();
 }

@@ -10,6 +10,7 @@
 #include "board_tools.hpp"
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/json_text.hpp"
+#include "mcpud/pins/output_guard.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sensor_reads.hpp"
 
@@ -150,16 +151,6 @@ struct PinLevel {
 };
 using PinLevelFn = Result<PinLevel> (*)(PinTable&, const json&);
 
-Result<PinLevel> write_level(PinTable& pins, const json& args) {
-  auto pin = pin_for(pins, args, "gpio_write", {hal::PinType::DigitalOutput});
-  if (!pin) return std::unexpected(pin.error());
-  const bool value = args.at("value").get<bool>();
-  if (auto written = (*pin)->output->write(value); !written) {
-    return std::unexpected(hal_failure(**pin, written.error(), DomainError::WriteError));
-  }
-  return PinLevel{*pin, value};
-}
-
 Result<PinLevel> read_level(PinTable& pins, const json& args) {
   auto pin = pin_for(pins, args, "gpio_read", {hal::PinType::DigitalInput, hal::PinType::DigitalOutput});
   if (!pin) return std::unexpected(pin.error());
@@ -181,19 +172,55 @@ json level_text(const PinLevel& level) {
   return rpc::serialized_result(std::move(text));
 }
 
-ToolResult pwm_write(PinTable& pins, const json& args) {
+// hold_ms and dry_run of gpio_write and pwm_write.
+OutputWrite output_write(const json& args, int value) {
+  OutputWrite w{.value = value, .hold_ms = args.value("hold_ms", 0U), .dry_run = args.value("dry_run", false)};
+  if (args.contains("frequency_hz")) w.frequency_hz = args["frequency_hz"].get<std::uint32_t>();
+  return w;
+}
+
+// A write checked by the guard when `pin` has limits, else written as asked;
+// a dry run changes nothing.
+Result<WriteOutcome> checked_write(OutputGuard* guard, BoardPin& pin, const OutputWrite& w, const Caller& caller) {
+  if (guard && pin.guarded) return guard->write(pin, w, caller);
+  if (w.hold_ms) {
+    return std::unexpected(
+        Error::domain(DomainError::InvalidArgument, "hold_ms: '" + pin.name() + "' has no safe value to return to"));
+  }
+  if (w.dry_run) return WriteOutcome{};
+  hal::HalResult<void> done;
+  if (pin.pwm) {
+    hal::PwmState state = pin.pwm->state();
+    state.duty = w.value / 255.0;
+    if (w.frequency_hz) state.frequency_hz = *w.frequency_hz;
+    done = pin.pwm->set(state);
+  } else {
+    done = pin.output->write(w.value != 0);
+  }
+  if (!done) return std::unexpected(hal_failure(pin, done.error(), DomainError::WriteError));
+  return WriteOutcome{};
+}
+
+// What a checked write adds to the tool's reply: whether it was a dry run, and what ends the value.
+void add_outcome(json& reply, const WriteOutcome& outcome, bool dry_run) {
+  if (dry_run) reply["dry_run"] = true;
+  if (outcome.revert_reason.empty()) return;
+  reply["reverts_after_ms"] = outcome.reverts_after_ms;
+  reply["revert_reason"] = outcome.revert_reason;
+}
+
+ToolResult pwm_write(PinTable& pins, OutputGuard* guard, const Caller& caller, const json& args) {
   auto pin = pin_for(pins, args, "pwm_write", {hal::PinType::PwmOutput});
   if (!pin) return std::unexpected(pin.error());
-  const int duty = args.at("duty").get<int>();
-  hal::PwmState state = (*pin)->pwm->state();
-  state.duty = duty / 255.0;
-  if (args.contains("frequency_hz")) state.frequency_hz = args["frequency_hz"].get<std::uint32_t>();
-  if (auto set = (*pin)->pwm->set(state); !set)
-    return std::unexpected(hal_failure(**pin, set.error(), DomainError::WriteError));
-  return json{{"pin", (*pin)->number()},
-              {"name", (*pin)->name()},
-              {"duty", duty},
-              {"frequency_hz", (*pin)->pwm->state().frequency_hz}};
+  const auto w = output_write(args, args.at("duty").get<int>());
+  auto outcome = checked_write(guard, **pin, w, caller);
+  if (!outcome) return std::unexpected(std::move(outcome.error()));
+  json reply = {{"pin", (*pin)->number()},
+                {"name", (*pin)->name()},
+                {"duty", w.value},
+                {"frequency_hz", w.dry_run && w.frequency_hz ? *w.frequency_hz : (*pin)->pwm->state().frequency_hz}};
+  add_outcome(reply, *outcome, w.dry_run);
+  return reply;
 }
 
 ToolResult adc_read(PinTable& pins, const json& args) {
@@ -358,31 +385,108 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
   register_pin_tool(registry, std::move(tool));
 }
 
-// gpio_write and gpio_read: answered as text to the callers that take it.
+// gpio_read: answered as text to the callers that take it.
 void add_level_tool(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
-                    PinLevelFn fn, bool read_only, Announce announce = {}) {
+                    PinLevelFn fn, bool read_only) {
   auto tool = pin_tool(std::move(name), std::move(description), std::move(schema), pin_output({{"value", kBoolean}}),
                        read_only);
-  // The event is built only when someone wants it (a subscriber to the pin's
-  // resource, the fleet uplink): gpio_write is the pipelined hot path.
-  const auto level_of = [&pins, fn, events = announce.events](const json& args) {
+  tool.invoke = [&pins, fn](json&& args, ToolReply&& reply) {
     auto level = fn(pins, args);
-    if (level && events && events->wanted(EventKind::PinChanged)) {
-      events->publish({EventKind::PinChanged, level->pin->name(), pin_reply(*level->pin, level->value)});
-    }
-    return level;
-  };
-  tool.invoke = [level_of](json&& args, ToolReply&& reply) {
-    auto level = level_of(args);
     if (!level) return reply(std::unexpected(std::move(level.error())));
     reply(pin_reply(*level->pin, level->value));
   };
-  tool.invoke_as_text = [level_of](const json& args) -> ToolResult {
-    auto level = level_of(args);
+  tool.invoke_as_text = [&pins, fn](const Caller&, const json& args) -> ToolResult {
+    auto level = fn(pins, args);
     if (!level) return std::unexpected(std::move(level.error()));
     return level_text(*level);
   };
   register_pin_tool(registry, std::move(tool));
+}
+
+// gpio_write. An output without limits is written at once and answered as text
+// to the callers that take it (the pipelined hot path); a guarded one, a pulse
+// or a dry run goes through the guard. The PinChanged event is built only when
+// someone wants it (a subscriber to the pin's resource, the fleet uplink).
+ToolResult gpio_write(PinTable& pins, OutputGuard* guard, EventHub* events, const Caller& caller, const json& args,
+                      bool as_text) {
+  auto found = pin_for(pins, args, "gpio_write", {hal::PinType::DigitalOutput});
+  if (!found) return std::unexpected(found.error());
+  BoardPin& pin = **found;
+  const bool value = args.at("value").get<bool>();
+  const auto announce = [&] {
+    if (events && events->wanted(EventKind::PinChanged))
+      events->publish({EventKind::PinChanged, pin.name(), pin_reply(pin, value)});
+  };
+  if (!pin.guarded && !args.contains("hold_ms") && !args.contains("dry_run")) {
+    if (auto written = pin.output->write(value); !written) {
+      return std::unexpected(hal_failure(pin, written.error(), DomainError::WriteError));
+    }
+    announce();
+    return as_text ? level_text({&pin, value}) : pin_reply(pin, value);
+  }
+  const auto w = output_write(args, value ? 1 : 0);
+  auto outcome = checked_write(guard, pin, w, caller);
+  if (!outcome) return std::unexpected(std::move(outcome.error()));
+  if (!w.dry_run) announce();
+  json reply = pin_reply(pin, value);
+  add_outcome(reply, *outcome, w.dry_run);
+  return reply;
+}
+
+void add_gpio_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, EventHub* events,
+                    std::string description, json schema) {
+  auto tool = pin_tool(
+      "gpio_write", std::move(description), std::move(schema),
+      pin_output(
+          {{"value", kBoolean}, {"dry_run", kBoolean}, {"reverts_after_ms", kInteger}, {"revert_reason", kString}}),
+      false);
+  tool.invoke_for_caller = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
+    reply(gpio_write(pins, guard, events, caller, args, false));
+  };
+  tool.invoke_as_text = [&pins, guard, events](const Caller& caller, const json& args) {
+    return gpio_write(pins, guard, events, caller, args, true);
+  };
+  register_pin_tool(registry, std::move(tool));
+}
+
+void add_pwm_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, EventHub* events,
+                   std::string description, json schema) {
+  auto tool = pin_tool("pwm_write", std::move(description), std::move(schema),
+                       pin_output({{"duty", kInteger},
+                                   {"frequency_hz", kNumber},
+                                   {"dry_run", kBoolean},
+                                   {"reverts_after_ms", kInteger},
+                                   {"revert_reason", kString}}),
+                       false);
+  tool.invoke_for_caller = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
+    auto result = pwm_write(pins, guard, caller, args);
+    if (result && !args.value("dry_run", false) && events && events->wanted(EventKind::PinChanged)) {
+      json changed = *result;
+      for (const char* extra : {"reverts_after_ms", "revert_reason"}) changed.erase(extra);
+      events->publish({EventKind::PinChanged, changed["name"].get<std::string>(), std::move(changed)});
+    }
+    reply(std::move(result));
+  };
+  register_pin_tool(registry, std::move(tool));
+}
+
+// hold_ms and dry_run, the arguments of gpio_write and pwm_write that the guard answers.
+void add_write_properties(json& properties) {
+  properties["hold_ms"] = {{"type", "integer"},
+                           {"minimum", 1},
+                           {"maximum", 86400000},
+                           {"description", "Return to the safe value after this many ms (a pulse mcpud ends itself)"}};
+  properties["dry_run"] = {
+      {"type", "boolean"},
+      {"description", "Check every limit and answer what would happen, without changing the output"}};
+}
+
+// A write tool's description with the limits an agent must plan for.
+std::string with_limits(std::string description, const OutputGuard* guard, const PinTable& pins, bool pwm) {
+  if (!guard) return description;
+  const auto limits = guard->summary(pins, pwm);
+  if (limits.empty()) return description;
+  return description + ". Limits set by the board's owner, which mcpud enforces: " + limits;
 }
 
 json cursor_properties() {
@@ -398,24 +502,27 @@ json cursor_properties() {
 
 }  // namespace
 
-void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events) {
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events,
+                        OutputGuard* guard) {
   ToolRegistry::Batch batch(registry);
-  add_level_tool(registry, pins, "gpio_write", "Write HIGH or LOW to a digital output pin",
-                 object_schema({{"pin", kPinNumber},
-                                {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}},
-                               {"pin", "value"}),
-                 write_level, false, {events});
+  json write_properties = {{"pin", kPinNumber},
+                           {"value", {{"type", "boolean"}, {"description", "true = HIGH, false = LOW"}}}};
+  add_write_properties(write_properties);
+  add_gpio_write(registry, pins, guard, events,
+                 with_limits("Write HIGH or LOW to a digital output pin", guard, pins, false),
+                 object_schema(std::move(write_properties), {"pin", "value"}));
   add_level_tool(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
                  object_schema({{"pin", kPinNumber}}, {"pin"}), read_level, true);
-  add(registry, pins, "pwm_write", "Set the duty cycle (0-255) and optionally the frequency of a PWM output pin",
-      object_schema(
-          {{"pin", kPinNumber},
-           {"duty",
-            {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
-           {"frequency_hz",
-            {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}},
-          {"pin", "duty"}),
-      pin_output({{"duty", kInteger}, {"frequency_hz", kNumber}}), pwm_write, false, {events});
+  json pwm_properties = {
+      {"pin", kPinNumber},
+      {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
+      {"frequency_hz",
+       {{"type", "integer"}, {"minimum", 1}, {"maximum", 100000000}, {"description", "PWM frequency in Hz"}}}};
+  add_write_properties(pwm_properties);
+  add_pwm_write(
+      registry, pins, guard, events,
+      with_limits("Set the duty cycle (0-255) and optionally the frequency of a PWM output pin", guard, pins, true),
+      object_schema(std::move(pwm_properties), {"pin", "duty"}));
   add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
       object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
       true);
@@ -459,13 +566,14 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& rea
       true);
 }
 
-json describe_pins(const PinTable& pins) {
+json describe_pins(const PinTable& pins, const OutputGuard* guard) {
   json out = json::array();
   for (const auto& pin : pins.pins()) {
     json entry = {{"pin", pin->number()},
                   {"name", pin->name()},
                   {"type", hal::pin_type_name(pin->type())},
                   {"description", pin->config.description}};
+    if (guard && pin->guarded) entry["limits"] = guard->describe(*pin);
     if (pin->sensor) {
       entry["quantity"] = pin->sensor->quantity().name;
       entry["unit"] = pin->sensor->quantity().unit;

@@ -238,7 +238,7 @@ TEST(ToolRegistry, Call_AsyncToolRepliesAfterCallReturns) {
 // A tool that answers {"pin": N} as a value, or as text to callers that take text.
 Tool text_tool() {
   Tool tool = echo_tool("t", "test", kPinSchema);
-  tool.invoke_as_text = [](const json& args) -> ToolResult {
+  tool.invoke_as_text = [](const Caller&, const json& args) -> ToolResult {
     if (args.at("pin") == 13) return std::unexpected(Error::domain(DomainError::Busy, "pin 13 is busy"));
     return rpc::serialized_result(R"({"pin":)" + args.at("pin").dump() + "}");
   };
@@ -277,7 +277,7 @@ TEST(ToolRegistry, Call_AnswersAsTextOnlyCallersThatTakeText) {
 TEST(ToolRegistry, Call_AToolThatThrowsWhileAnsweringAsTextGetsAnInternalError) {
   ToolRegistry registry;
   Tool tool = text_tool();
-  tool.invoke_as_text = [](const json&) -> ToolResult { throw std::runtime_error("lost the pin"); };
+  tool.invoke_as_text = [](const Caller&, const json&) -> ToolResult { throw std::runtime_error("lost the pin"); };
   ASSERT_TRUE(registry.add(std::move(tool)));
   Caller engine;
   engine.takes_text_results = true;

@@ -41,6 +41,10 @@ enum class DomainError {
   UplinkNotConfigured,  // no [uplink.services] to carry the request
   UplinkNotConnected,   // the uplink is configured but its server is not connected
   ReplyTooLarge,        // a call ran, but its result does not fit in what its client may be sent
+  RateLimited,          // an output's max_writes_per_s is used up: retry_after_ms says when
+  OutOfRange,           // a value the schema accepts but the output's configured limits do not (min_duty, ...)
+  Interlock,            // another output's state forbids this one leaving safe (exclusive_with, requires)
+  MinOffTime,           // an output back at safe may not leave it before its min_off_ms: retry_after_ms
 };
 
 struct Error {

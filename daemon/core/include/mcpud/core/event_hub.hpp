@@ -33,8 +33,11 @@ enum class EventKind {
   StatusChanged,     // source: "daemon"; data: the daemon's status, as mcpu://daemon/status reads it
   ResourcesChanged,  // source: who changed them ("bridge:uno"); no data: the resource list changed
   BusTransfer,       // source: the device ("i2c-1-0x76"); data: {kind, bus, address | chip_select, last}
+  // source: the output's name; data: {output, action, value, reason, client}: mcpud drove an output
+  // by itself (action "release", "lease", "max_on", "hold", "interlock", "release_all"; docs/safety.md)
+  SafetyAction,
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::BusTransfer) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::SafetyAction) + 1;
 std::string_view event_kind_name(EventKind kind);
 
 struct Event {

@@ -31,9 +31,6 @@ using ToolResult = Result<nlohmann::json>;
 // more) live inside it rather than in an allocation of their own.
 using ToolReply = std::move_only_function<void(ToolResult&&) const>;
 using ToolInvoke = std::function<void(nlohmann::json&& arguments, ToolReply&& reply)>;
-// A synchronous call answering with its result already serialized
-// (rpc::serialized_result, json_rpc.hpp).
-using TextInvoke = std::function<ToolResult(const nlohmann::json& arguments)>;
 
 // Who calls a tool: the door the call came through, the client behind it, and
 // whether it may call tools that are for users only.
@@ -54,6 +51,11 @@ struct Caller {
   // "127.0.0.1:51234 claude-code 1.2": the peer and the name, as shown to people.
   std::string label() const { return name.empty() ? peer : peer.empty() ? name : peer + " " + name; }
 };
+
+// A synchronous call answering with its result already serialized
+// (rpc::serialized_result, json_rpc.hpp), or as a value when it cannot; it
+// gets the caller, as invoke_for_caller does (an output remembers who drove it).
+using TextInvoke = std::function<ToolResult(const Caller& caller, const nlohmann::json& arguments)>;
 
 // For a tool whose answer depends on which client asks.
 using CallerInvoke = std::function<void(const Caller& caller, nlohmann::json&& arguments, ToolReply&& reply)>;

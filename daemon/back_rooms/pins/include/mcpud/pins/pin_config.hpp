@@ -37,6 +37,29 @@ struct SensorSource {
   std::string channel;  // IIO channel ("temp", "voltage0"); hwmon input ("temp1")
 };
 
+// What becomes of an output when the client that drove it goes away.
+enum class OnRelease { Safe, Hold };
+
+// The limits a human sets on one digital_output or pwm_output, which no call
+// can pass (docs/safety.md). A zero time or count is "no limit".
+struct OutputLimits {
+  OnRelease on_release = OnRelease::Hold;  // default: "safe" when the output has a safe value
+  std::uint32_t lease_ms = 0;              // a client's write holds this long unless it writes again
+  std::uint32_t max_on_ms = 0;             // longest time away from the safe value
+  std::uint32_t min_off_ms = 0;            // shortest time at the safe value before leaving it again
+  std::uint32_t max_writes_per_s = 0;
+  std::optional<int> min_duty;  // pwm_output, 0-255: duties outside are refused (the safe duty is always allowed)
+  std::optional<int> max_duty;
+  std::vector<std::string> exclusive_with;  // never away from safe together with these (both ways)
+  std::string required;                     // `requires`: may be away from safe only while this one is
+
+  // Whether any limit applies: an output without any is written as before, at no extra cost.
+  bool any() const {
+    return on_release == OnRelease::Safe || lease_ms || max_on_ms || min_off_ms || max_writes_per_s || min_duty ||
+           max_duty || !exclusive_with.empty() || !required.empty();
+  }
+};
+
 // What one [[pins]] table says. Defaults of keys are the schema's, or, for keys
 // whose default depends on the pin type or board, parse_board_config's; the
 // hal specs keep the board's own defaults for keys not given.
@@ -49,6 +72,7 @@ struct PinConfig {
   std::optional<bool> safe_value;           // digital_output: driven on exit
   std::uint32_t frequency_hz{};             // pwm_output
   std::optional<double> safe_duty;          // pwm_output, 0-255: driven on exit
+  OutputLimits limits;                      // digital_output and pwm_output
   std::optional<SamplingOptions> sampling;  // inputs
   hal::SimInputSpec sim_input;              // board "sim", digital_input
   hal::SimAnalogSpec sim_analog;            // board "sim", adc_input and sensor_input

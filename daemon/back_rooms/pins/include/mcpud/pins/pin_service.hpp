@@ -11,6 +11,7 @@
 
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/pins/output_guard.hpp"
 #include "mcpud/pins/pin_config.hpp"
 #include "mcpud/pins/pin_table.hpp"
 #include "mcpud/pins/sensor_reads.hpp"
@@ -22,6 +23,7 @@ class io_context;
 namespace mcpud::pins {
 
 class PinSampling;
+class LoopGuardClock;
 
 class PinService {
  public:
@@ -40,8 +42,12 @@ class PinService {
   // names the pin.
   std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer, ForeignPins* foreign,
                                          const hal::SimBuses* sim_buses = nullptr);
-  // Stops sampling and drives every output that has a safe value to it.
+  // Stops sampling and the guard's timers, and drives every output that has a safe value to it.
   void stop();
+
+  // The limits of the outputs, kept across reloads; release_all() is the emergency stop's.
+  OutputGuard& guard() { return *guard_; }
+  const OutputGuard& guard() const { return *guard_; }
 
   PinTable& table() { return *table_; }
   const PinTable& table() const { return *table_; }
@@ -58,6 +64,8 @@ class PinService {
   ToolRegistry& registry_;
   EventHub& events_;
   SensorReads reads_;
+  std::unique_ptr<LoopGuardClock> guard_clock_;
+  std::unique_ptr<OutputGuard> guard_;
   std::unique_ptr<PinTable> table_ = std::make_unique<PinTable>();
   std::unique_ptr<PinSampling> sampling_;
   BoardConfig running_;  // what table_ was built from

@@ -20,6 +20,8 @@
 
 namespace mcpud::pins {
 
+class OutputGuard;
+
 struct BoardPin {
   PinConfig config;
   std::unique_ptr<hal::DigitalOutput> output;
@@ -32,6 +34,8 @@ struct BoardPin {
   std::string device;                        // the bridged device it is on ("uno"); empty for the board's own pins
   // A bridged pin's last reading its device reported ({value, volts?} or {duty}); null before any.
   nlohmann::json reading;
+  // Its writes pass through the OutputGuard (it has limits or a safe value); the others are written directly.
+  bool guarded = false;
 
   int number() const { return config.pin; }
   const std::string& name() const { return config.name; }
@@ -73,6 +77,10 @@ class PinTable {
     if (foreign_) foreign_->for_each_pin(visit);
   }
 
+  // The guard that has adopted this table's outputs (null before), for their limits in listings.
+  const OutputGuard* guard() const { return guard_; }
+  void set_guard(const OutputGuard* guard) { guard_ = guard; }
+
   // Drives every output that has a safe value to it (on exit and before reload).
   void drive_safe_values();
 
@@ -91,6 +99,7 @@ class PinTable {
   std::string onewire_root_;
   std::string procfs_root_ = "/proc";
   ForeignPins* foreign_ = nullptr;
+  const OutputGuard* guard_ = nullptr;
 };
 
 }  // namespace mcpud::pins

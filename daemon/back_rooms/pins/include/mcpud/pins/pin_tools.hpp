@@ -11,6 +11,7 @@
 
 namespace mcpud::pins {
 
+class OutputGuard;
 class PinTable;
 class SensorReads;
 
@@ -21,10 +22,14 @@ inline constexpr const char* kPinToolsOwner = "pins";
 // the registered tools (remove them with registry.remove_owner(kPinToolsOwner)).
 // sensor_read reads through `reads` (which must outlive the tools too), so a
 // slow sensor answers later without stalling other clients. gpio_write and
-// pwm_write publish PinChanged on `events` when given.
-void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events = nullptr);
+// pwm_write publish PinChanged on `events` when given. Writes of the outputs
+// `guard` (nullable; must outlive the tools) has adopted pass through it, and
+// the write tools' descriptions list their limits.
+void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& reads, EventHub* events = nullptr,
+                        OutputGuard* guard = nullptr);
 
-// The MCP/U pin registry entries (list_tools "pins") for the board's pins.
-nlohmann::json describe_pins(const PinTable& pins);
+// The MCP/U pin registry entries (list_tools "pins") for the board's pins, with
+// each guarded output's limits and live state from `guard` (nullable).
+nlohmann::json describe_pins(const PinTable& pins, const OutputGuard* guard = nullptr);
 
 }  // namespace mcpud::pins

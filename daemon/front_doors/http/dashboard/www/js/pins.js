@@ -65,6 +65,11 @@ export class PinsPanel {
   card(pin) {
     const value = h("output", { class: "value", "aria-live": "off" }, "—"); // until a value is known
     const card = { pin, value, plot: null };
+    if (pin.limits) {
+      card.countdown = h("span", { class: "countdown" });
+      card.limits = h("p", { class: "muted limits" }, limitsText(pin.limits), " ", card.countdown);
+      if (pin.limits.reverts_at_ms) countDown(card, pin.limits.reverts_at_ms, pin.limits.revert_reason);
+    }
     const control = this.control(card);
     if (pin.sampling) card.plot = new Plot(pin.name, pin.type === "digital_input");
     this.cards.set(pin.name, card);
@@ -82,6 +87,7 @@ export class PinsPanel {
       ),
       pin.description ? h("p", { class: "muted" }, pin.description) : null,
       h("div", { class: "reading" }, value, control),
+      card.limits ?? null,
       card.plot?.element,
     );
   }
@@ -139,6 +145,8 @@ export class PinsPanel {
   // Shows a reading: {value} for digital and ADC pins, {duty} for PWM.
   show(card, reading, fromSlider = false) {
     const { pin, value } = card;
+    if (reading.reverts_after_ms != null) countDown(card, Date.now() + reading.reverts_after_ms, reading.revert_reason);
+    else if (pin.limits && isSafe(pin.limits, reading)) countDown(card, null);
     if (pin.type === "pwm_output" && reading.duty != null) {
       value.textContent = `${Math.round((reading.duty / 255) * 100)} % (${reading.duty})`;
       if (!fromSlider && card.slider) card.slider.value = reading.duty;
@@ -186,6 +194,45 @@ export class PinsPanel {
     this.events.insertBefore(item, older ?? null);
     trim(this.events, MAX_EVENTS);
   }
+}
+
+// "max 10 min on, 1 min off between": an output's limits (docs/safety.md), as people read them.
+function limitsText(l) {
+  const time = (ms) => (ms % 60000 === 0 ? `${ms / 60000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+  const parts = [];
+  if (l.on_release === "safe") parts.push("safe when its client goes");
+  if (l.lease_ms) parts.push(`lease ${time(l.lease_ms)}`);
+  if (l.max_on_ms) parts.push(`max ${time(l.max_on_ms)} on`);
+  if (l.min_off_ms) parts.push(`${time(l.min_off_ms)} off between`);
+  if (l.max_writes_per_s) parts.push(`${l.max_writes_per_s} writes/s`);
+  if (l.min_duty != null || l.max_duty != null) parts.push(`duty ${l.min_duty ?? 0}-${l.max_duty ?? 255}`);
+  if (l.exclusive_with) parts.push(`never with ${l.exclusive_with.join(", ")}`);
+  if (l.requires) parts.push(`needs ${l.requires}`);
+  return parts.join(", ");
+}
+
+// Whether a reading is the output's safe value.
+function isSafe(limits, reading) {
+  if (limits.safe == null) return false;
+  return (reading.duty ?? reading.value) === limits.safe;
+}
+
+// Shows the time left until mcpud ends the output's value itself (null: none), ticking once a second.
+function countDown(card, atMs, reason) {
+  clearInterval(card.ticking);
+  card.ticking = null;
+  if (!card.countdown) return;
+  const tick = () => {
+    const left = atMs - Date.now();
+    card.countdown.textContent = left > 0 ? `· back to safe in ${Math.ceil(left / 1000)} s (${reason.replace("_", " ")})` : "";
+    if (left <= 0) clearInterval(card.ticking);
+  };
+  if (atMs == null) {
+    card.countdown.textContent = "";
+    return;
+  }
+  tick();
+  card.ticking = setInterval(tick, 1000);
 }
 
 // The tool that drives or reads `pin`: the board's own, or its device's ("uno__gpio_write").
