@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <csignal>
 #include <functional>
+#include <optional>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include <unistd.h>
+
+#include "../stdio_relay/relay.hpp"
 #include "daemon_resources.hpp"
 #include "front_doors.hpp"
 #include "heap_trimmer.hpp"
@@ -18,6 +22,7 @@
 #include "mcpud/buses/bus_devices.hpp"
 #include "mcpud/buses/bus_tools.hpp"
 #include "mcpud/core/activity_log.hpp"
+#include "mcpud/core/calls_asked.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/json_rpc.hpp"
@@ -304,6 +309,24 @@ struct Daemon::Wiring {
           "no SPI device is configured: list one in [[spi.devices]], see docs/hardware.md", buses::register_spi_tools);
   }
 
+  // `mcpud --stdio` on a board a running mcpud owns (its unix socket answers)
+  // relays to it, as mcpud-stdio would, instead of claiming the pins a second
+  // time; the exit status when it did, nothing when no daemon answered.
+  std::optional<int> relay_to_running_daemon() {
+    if (!options.mcp.stdio) return std::nullopt;
+    auto loaded = load_config(options);
+    if (!loaded) return std::nullopt;  // start() says what is wrong with it
+    const auto path = options.mcp.unix_socket.value_or(loaded->mcp.unix_socket.path);
+    if (path.empty()) return std::nullopt;
+    std::string error;
+    const int fd = stdio_relay::connect_unix(path, error);
+    if (fd < 0) return std::nullopt;  // no daemon there: this one serves the board
+    log::info("stdio", "a running mcpud answers on ", path, ": relaying stdin/stdout to it");
+    const int status = stdio_relay::relay(STDIN_FILENO, STDOUT_FILENO, fd, error);
+    if (status != 0) log::error("stdio", "relay to ", path, ": ", error);
+    return status;
+  }
+
   bool start() {
     auto loaded = load_config(options);
     if (!loaded) {
@@ -396,9 +419,14 @@ struct Daemon::Wiring {
     sessions.close_all();
     if (serial_ports) serial_ports->shutdown();
     bridges.stop_all();
-    board.stop();
+    // A host's probe spawn (SDK v2 `auto` runs a second `mcpud --stdio` for
+    // server/discover) called no tool: its exit must not reset the outputs
+    // that another mcpud or the previous user left as they are.
+    const bool drove_nothing = options.mcp.stdio && tool_calls_asked() == 0;
+    board.stop(!drove_nothing);
     signals.cancel();
-    log::info("daemon", "stopped; outputs at their safe values");
+    log::info("daemon", drove_nothing ? "stopped; no tool was called, outputs left as they were"
+                                      : "stopped; outputs at their safe values");
   }
 
   void wait_for_signal() {
@@ -422,6 +450,7 @@ Daemon::~Daemon() = default;
 
 int Daemon::run() {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
+  if (auto relayed = wiring_->relay_to_running_daemon()) return *relayed;
   if (!wiring_->start()) {
     wiring_->shutdown();
     return 1;

@@ -404,6 +404,7 @@ void dispatch_call(MethodHandler& handler, Client& client, Call call, Responder 
   auto pending = std::make_shared<PendingReply>(PendingReply{std::move(call.id), call.notification, std::move(done),
                                                              lone, std::string(call.method), client.reply_bytes_limit});
   pending->budget = batch_budget ? batch_budget : &pending->own_budget;
+  pending->cancellation.set_request_id(&pending->id);
   {
     CallCancellation::Scope current(call.notification ? nullptr : &pending->cancellation);
     try {

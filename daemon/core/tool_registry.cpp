@@ -4,12 +4,15 @@
 
 #include <algorithm>
 
+#include "mcpud/core/calls_asked.hpp"
 #include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/schema.hpp"
 
 namespace mcpud {
 
 namespace {
+
+std::uint64_t calls_asked = 0;  // the event loop's only (mcpud has one thread)
 
 // Brings the arguments of a call to `tool` to their current form and checks
 // them against its schema: the error names what is wrong, under `root`.
@@ -152,8 +155,11 @@ bool ToolRegistry::requires_user_tools(std::string_view name) const {
   return found ? is_user_only(*found->tool) : is_user_only(name);
 }
 
+std::uint64_t tool_calls_asked() { return calls_asked; }
+
 void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::json&& arguments, ToolReply&& reply,
                         std::string_view arguments_root) const {
+  ++calls_asked;
   // An observer (the activity log) reads results as values.
   const bool observing = calls_observed();
   if (observing) reply = observed(caller, name, arguments, std::move(reply));

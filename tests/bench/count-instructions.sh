@@ -4,11 +4,12 @@
 # not): mcpud under valgrind answers N1 and then N2 sequential requests of one kind, and the
 # difference of the two totals divided by N2 - N1 leaves start-up, the handshake and shutdown out.
 # Over stdio (`mcpud --stdio`, driven by mcpud-mcp-bench, which initializes an MCP session first):
-# MCP `tools/call` of gpio_write and MCP/U `gpio_write`; over TCP (`mcpud --listen`, driven by
+# MCP `tools/call` of gpio_write (legacy, and `mcp-modern`: the same call as MCP 2026-07-28, its
+# _meta naming the version) and MCP/U `gpio_write`; over TCP (`mcpud --listen`, driven by
 # mcpud-loadgen's sequential test, no MCP session): MCP/U `gpio_write`.
 #
 # usage: tests/bench/count-instructions.sh BUILD_DIR [MCPUD_BINARY]
-#   prints one line per request kind: INSTRUCTIONS line=mcp|mcpu|mcpu-tcp per_request=...
+#   prints one line per request kind: INSTRUCTIONS line=mcp|mcp-modern|mcpu|mcpu-tcp per_request=...
 # knobs (environment): COUNT_N1 (default 2000), COUNT_N2 (default 4000), COUNT_LINES (the lines
 #   to count, default "mcp mcpu mcpu-tcp")
 set -euo pipefail
@@ -31,9 +32,10 @@ trap 'rm -rf "$work"' EXIT
 
 declare -A lines=(
   [mcp]='{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{"name":"gpio_write","arguments":{"pin":2,"value":true}}}'
+  [mcp-modern]='{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{"name":"gpio_write","arguments":{"pin":2,"value":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
   [mcpu]='{"jsonrpc":"2.0","id":{id},"method":"gpio_write","params":{"pin":2,"value":true}}'
 )
-declare -A expect=([mcp]='"structuredContent"' [mcpu]='"result"')
+declare -A expect=([mcp]='"structuredContent"' [mcp-modern]='"structuredContent"' [mcpu]='"result"')
 
 # Total instructions of one mcpud run answering N requests of KIND.
 total_for() {
@@ -66,10 +68,10 @@ total_for_tcp() {
 
 for kind in "${wanted_lines[@]}"; do
   case $kind in
-    mcp | mcpu) count=total_for ;;
+    mcp | mcp-modern | mcpu) count=total_for ;;
     mcpu-tcp) count=total_for_tcp ;;
     *)
-      echo "count-instructions: unknown line '$kind' in COUNT_LINES (mcp, mcpu, mcpu-tcp)" >&2
+      echo "count-instructions: unknown line '$kind' in COUNT_LINES (mcp, mcp-modern, mcpu, mcpu-tcp)" >&2
       exit 2
       ;;
   esac

@@ -262,6 +262,65 @@ TEST(Process, StdioThatCannotWriteItsRepliesSaysWhyAndExitsOne) {
   EXPECT_FALSE(contains(daemon.log(), "client closed stdin"));
 }
 
+// A unix socket path nobody listens on: the machine's own mcpud (if any) does not
+// take these requests over.
+std::string unanswered_socket(DaemonProcess& daemon) { return (daemon.temp_dir().path() / "nobody.sock").string(); }
+
+// A host's probe spawn (SDK v2 `auto` runs a second `mcpud --stdio` for
+// server/discover alone) leaves the outputs as they were when it exits; it
+// drove the led to its safe value, under another mcpud's or a user's feet.
+TEST(Process, StdioThatCalledNoToolLeavesTheOutputsAloneOnExit) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("sim.toml", sim_config_toml());
+  const std::string discover =
+      R"({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{)"
+      R"("io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+  ASSERT_TRUE(daemon.start_program(
+      "/bin/sh", {"-c", "printf '%s\\n' '" + discover + "' | " + MCPUD_BINARY + " --stdio --dbus none --config " +
+                            config + " --unix " + unanswered_socket(daemon) + " > /dev/null"}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0) << daemon.log();
+  EXPECT_TRUE(contains(daemon.log(), "no tool was called, outputs left as they were")) << daemon.log();
+  EXPECT_FALSE(contains(daemon.log(), "outputs at their safe values")) << daemon.log();
+}
+
+// One that did call a tool drives the safe values on exit, as before.
+TEST(Process, StdioThatCalledAToolDrivesTheSafeValuesOnExit) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file("sim.toml", sim_config_toml());
+  const std::string call =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_info","arguments":{},"_meta":{)"
+      R"("io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+  ASSERT_TRUE(daemon.start_program(
+      "/bin/sh", {"-c", "printf '%s\\n' '" + call + "' | " + MCPUD_BINARY + " --stdio --dbus none --config " + config +
+                            " --unix " + unanswered_socket(daemon) + " > /dev/null"}));
+  EXPECT_EQ(daemon.wait_exit(10s), 0) << daemon.log();
+  EXPECT_TRUE(contains(daemon.log(), "outputs at their safe values")) << daemon.log();
+}
+
+// `mcpud --stdio` on a board a running mcpud owns (its unix socket answers)
+// relays to it instead of claiming the pins a second time: the reply is the
+// running daemon's (device "owner"), not its own ("spawned").
+TEST(Process, StdioBesideARunningDaemonRelaysToItsUnixSocket) {
+  DaemonProcess owner;
+  const auto socket = (owner.temp_dir().path() / "mcpud.sock").string();
+  const auto owner_config = owner.write_file("owner.toml", sim_config_toml({.device = "owner"}));
+  ASSERT_NE(owner.start_tcp({"--config", owner_config, "--unix", socket}), 0);
+  ASSERT_TRUE(owner.wait_for_log("listening on " + socket));
+  DaemonProcess spawned;
+  const auto config = spawned.write_file("spawned.toml", sim_config_toml({.device = "spawned"}));
+  const std::string call =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_info","arguments":{},"_meta":{)"
+      R"("io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+  ASSERT_TRUE(
+      spawned.start_program("/bin/sh", {"-c", "printf '%s\\n' '" + call + "' | " + MCPUD_BINARY +
+                                                  " --stdio --dbus none --config " + config + " --unix " + socket}));
+  EXPECT_EQ(spawned.wait_exit(10s), 0) << spawned.log();
+  EXPECT_TRUE(contains(spawned.log(), "a running mcpud answers on " + socket)) << spawned.log();
+  EXPECT_TRUE(contains(spawned.stdout_text(), "owner")) << spawned.stdout_text();
+  EXPECT_FALSE(contains(spawned.stdout_text(), "spawned")) << spawned.stdout_text();
+  EXPECT_FALSE(contains(spawned.log(), "ready: device")) << "it built a board of its own: " << spawned.log();
+}
+
 TEST(Process, CheckConfigOfAValidFileExitsZeroAndPrintsTheResolvedJson) {
   DaemonProcess daemon;
   const auto config =

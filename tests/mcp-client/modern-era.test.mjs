@@ -148,6 +148,35 @@ describe("SDK v2 pinned to 2026-07-28 on the unix socket", () => {
   });
 });
 
+describe("subscriptions/listen on the unix socket", () => {
+  const daemon = new Daemon();
+  before(() => daemon.start());
+  after(() => daemon.stop());
+  const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+
+  it("acknowledges, pushes a pin update tagged with its id, and stops when cancelled", async () => {
+    const line = await lineClient({ path: daemon.socketPath });
+    const filter = { resourceSubscriptions: ["mcpu://pins/led"], toolsListChanged: true };
+    line.send({ jsonrpc: "2.0", id: "watch", method: "subscriptions/listen", params: { notifications: filter, _meta: meta } });
+    const ack = await line.next((m) => m.method === "notifications/subscriptions/acknowledged", "the acknowledgement");
+    assert.equal(ack.params._meta["io.modelcontextprotocol/subscriptionId"], "watch");
+    assert.deepEqual(ack.params.notifications, filter);
+    const write = (id, value) => line.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "gpio_write", arguments: { pin: 2, value }, _meta: meta } });
+    write(1, true);
+    const update = await line.next((m) => m.method === "notifications/resources/updated", "the pin update");
+    assert.equal(update.params.uri, "mcpu://pins/led");
+    assert.equal(update.params._meta["io.modelcontextprotocol/subscriptionId"], "watch");
+    await line.next((m) => m.id === 1, "the write");
+    line.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "watch" } });
+    write(2, false);
+    await line.next((m) => m.id === 2, "the write after the cancel");
+    const updates = line.received.filter((m) => m.method === "notifications/resources/updated");
+    assert.equal(updates.length, 1, "nothing after the cancel (the update comes before the write's reply)");
+    assert.ok(!line.received.some((m) => m.id === "watch"), "a cancelled listen gets no response");
+    line.close();
+  });
+});
+
 describe("SDK v2 pinned to 2026-07-28 on Streamable HTTP", () => {
   const daemon = new Daemon({ http: "127.0.0.1:0" });
   before(() => daemon.start());

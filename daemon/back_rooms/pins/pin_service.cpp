@@ -79,10 +79,10 @@ std::expected<void, std::string> PinService::apply(const BoardConfig& board, con
   return {};
 }
 
-void PinService::stop() {
+void PinService::stop(bool drive_safe_values) {
   if (sampling_) sampling_->stop();
   guard_->detach();
-  table_->drive_safe_values();
+  if (drive_safe_values) table_->drive_safe_values();
 }
 
 void PinService::release() {

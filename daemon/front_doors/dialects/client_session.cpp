@@ -74,10 +74,28 @@ std::optional<std::string> event_uri(const Event& event) {
 void ClientSession::declare_interests() {
   interests.clear();
   if (!hub) return;
+  const auto named = [](const UriKind& entry, const auto& set) {
+    return std::any_of(set.begin(), set.end(), [&](const std::string& uri) { return names(entry, uri); });
+  };
   for (const auto& entry : kUriKinds) {
-    if (std::any_of(uris.begin(), uris.end(), [&](const std::string& uri) { return names(entry, uri); }))
-      interests.push_back(hub->want(entry.kind));
+    const bool listened = std::any_of(listens.begin(), listens.end(),
+                                      [&](const auto& listen) { return named(entry, listen.second.uris); });
+    if (named(entry, uris) || listened) interests.push_back(hub->want(entry.kind));
   }
+}
+
+Result<void> ClientSession::add_listen(std::string key, Listen listen) {
+  if (listens.size() >= kMaxListens && !listens.contains(key))
+    return std::unexpected(Error::invalid_params("too many subscriptions/listen streams on this connection (at most " +
+                                                 std::to_string(kMaxListens) + "); cancel one first"));
+  std::size_t held = uris.size() + listen.uris.size();
+  for (const auto& [other, open] : listens) held += other == key ? 0 : open.uris.size();
+  if (held > kMaxSubscriptions)
+    return std::unexpected(Error::invalid_params("too many resource subscriptions on this connection (at most " +
+                                                 std::to_string(kMaxSubscriptions) + "); cancel some first"));
+  listens.insert_or_assign(std::move(key), std::move(listen));
+  declare_interests();
+  return {};
 }
 
 Result<void> check_subscribable(std::string_view uri, std::string_view field) {
@@ -91,8 +109,38 @@ Result<void> check_subscribable(std::string_view uri, std::string_view field) {
       "mcpu://daemon/buses)"));
 }
 
+namespace {
+
+// An event to the listen streams that asked for it, each notification tagged
+// with its stream's id; never log messages (request-scoped in 2026-07-28).
+void deliver_to_listens(rpc::Client& client, const ClientSession& session, const Event& event) {
+  const auto tagged = [](const Listen& listen, json params) {
+    params["_meta"][kMetaSubscriptionId] = listen.id;
+    return params;
+  };
+  if (event.kind == EventKind::ToolsChanged || event.kind == EventKind::ResourcesChanged) {
+    const bool tools = event.kind == EventKind::ToolsChanged;
+    for (const auto& [key, listen] : session.listens) {
+      if (tools ? listen.tools : listen.resources)
+        client.notify(tools ? "notifications/tools/list_changed" : "notifications/resources/list_changed",
+                      tagged(listen, json::object()));
+    }
+    return;
+  }
+  const auto uri = event_uri(event);
+  if (!uri) return;
+  for (const auto& [key, listen] : session.listens) {
+    if (listen.uris.contains(*uri))
+      client.notify("notifications/resources/updated",
+                    tagged(listen, {{"uri", *uri}, {"event", event_kind_name(event.kind)}, {"data", event.data}}));
+  }
+}
+
+}  // namespace
+
 void deliver(rpc::Client& client, const ClientSession& session, const Event& event) {
   if (event.audience && event.audience != client.caller.identity) return;  // another client's
+  if (!session.listens.empty()) deliver_to_listens(client, session, event);
   if (event.kind == EventKind::ToolsChanged) {
     if (client.mcp_initialized) client.notify("notifications/tools/list_changed", json::object());
     return;

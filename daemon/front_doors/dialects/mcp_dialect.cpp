@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "mcpud/core/call_cancellation.hpp"
 #include "mcpud/core/json_dispose.hpp"
 #include "mcpud/core/json_text.hpp"
 #include "mcpud/dialects/client_session.hpp"
@@ -319,6 +320,75 @@ void install_resources(const Installer& in) {
   }
 }
 
+// subscriptions/listen's filter: what mcpud honours of it (prompts it has
+// none of; URIs that name no resource the client may watch are left out).
+Result<Listen> listen_filter(const json& params, const McpServer& server, const Caller& caller, json id) {
+  Listen listen{.id = std::move(id)};
+  const auto filter = params.find("notifications");
+  if (filter == params.end() || filter->is_null()) return listen;
+  if (!filter->is_object())
+    return std::unexpected(
+        Error::invalid_params(std::string("params.notifications: expected object, got ") + filter->type_name()));
+  for (const auto& [key, flag] :
+       {std::pair{"toolsListChanged", &listen.tools}, {"resourcesListChanged", &listen.resources}}) {
+    const auto it = filter->find(key);
+    if (it == filter->end() || it->is_null()) continue;
+    if (!it->is_boolean())
+      return std::unexpected(Error::invalid_params("params.notifications." + std::string(key) +
+                                                   ": expected boolean, got " + it->type_name()));
+    *flag = it->get<bool>();
+  }
+  const auto uris = filter->find("resourceSubscriptions");
+  if (uris == filter->end() || uris->is_null()) return listen;
+  if (!uris->is_array())
+    return std::unexpected(Error::invalid_params(
+        std::string("params.notifications.resourceSubscriptions: expected array, got ") + uris->type_name()));
+  for (const auto& uri : *uris) {
+    if (!uri.is_string())
+      return std::unexpected(Error::invalid_params("params.notifications.resourceSubscriptions: expected strings"));
+    const auto& text = uri.get_ref<const std::string&>();
+    if (check_subscribable(text, "uri") && server.resource_exists(text, caller)) listen.uris.insert(text);
+  }
+  return listen;
+}
+
+json acknowledged(const Listen& listen) {
+  json honoured = json::object();
+  if (listen.tools) honoured["toolsListChanged"] = true;
+  if (listen.resources) honoured["resourcesListChanged"] = true;
+  if (!listen.uris.empty()) honoured["resourceSubscriptions"] = listen.uris;
+  return {{"_meta", {{kMetaSubscriptionId, listen.id}}}, {"notifications", std::move(honoured)}};
+}
+
+// subscriptions/listen (2026-07-28): acknowledged first, then the notifications
+// asked for, tagged with the request's id, until notifications/cancelled (or
+// the client leaving) ends it. Its state is the request's, kept in the client's
+// session only so that events find it.
+void install_subscriptions(const Installer& in) {
+  auto& hub = in.hub;
+  const auto& server = in.server;
+  in.add("subscriptions/listen", Era::Modern, {},
+         [&hub, server](rpc::Client& client, const McpRequest&, json&& params, ToolReply&& reply) {
+           auto* call = CallCancellation::current();
+           if (!call || !call->request_id() || call->request_id()->is_null())
+             return reply(std::unexpected(Error::invalid_request("subscriptions/listen must be a request with an id")));
+           auto listen = listen_filter(params, *server, client.caller, *call->request_id());
+           if (!listen) return reply(std::unexpected(std::move(listen.error())));
+           auto& session = client_session(client, hub);
+           const auto key = rpc::dump(listen->id);
+           const json ack = acknowledged(*listen);
+           if (auto added = session.add_listen(key, std::move(*listen)); !added)
+             return reply(std::unexpected(std::move(added.error())));
+           client.notify("notifications/subscriptions/acknowledged", ack);
+           // Ended by the client: the stream goes, and the request is answered (the engine drops that answer).
+           call->on_cancel([alive = std::weak_ptr<int>(session.alive), raw = &session, key,
+                            reply = std::make_shared<ToolReply>(std::move(reply))] {
+             if (alive.lock()) raw->end_listen(key);
+             (*reply)(json{{"_meta", {{kMetaSubscriptionId, json::parse(key)}}}});
+           });
+         });
+}
+
 // A modern request for a method no dialect serves: MCP/U calls tools by their
 // name as methods, MCP 2026-07-28 has no such method.
 bool refuse_unrouted_modern(std::string_view method, const json& params, ToolReply& reply) {
@@ -441,6 +511,7 @@ void install_mcp_dialect(rpc::Dispatcher& dispatcher, EventHub& hub, McpServer s
   install_lifecycle(installer);
   install_tools(installer);
   install_resources(installer);
+  install_subscriptions(installer);
   dispatcher.on_unrouted(refuse_unrouted_modern);
 }
 

@@ -173,6 +173,14 @@ std::shared_ptr<rpc::Client> serve_modern(const ModernRequest& request, const Mo
     done(std::move(*refused));
     return nullptr;
   }
+  // Its stream would need an open SSE response per listen: not served over HTTP
+  // yet (docs/mcp.md); the line transports serve it.
+  if (message["method"] == "subscriptions/listen") {
+    done(refusal(404, id,
+                 Error::method_not_found("Method not found: subscriptions/listen is served on mcpud's line transports "
+                                         "(stdio, unix socket, TCP), not yet over HTTP")));
+    return nullptr;
+  }
   auto client = std::make_shared<RequestClient>();
   client->caller.identity = std::make_shared<ClientIdentity>(ClientIdentity::Lifetime::OneRequest);
   client->caller.door = "http";

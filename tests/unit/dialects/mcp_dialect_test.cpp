@@ -208,6 +208,67 @@ TEST_F(McpDialect, Modern_RequestsDoNotEnrolTheClientInNotifications) {
   EXPECT_TRUE(client.pushed.empty());
 }
 
+// The messages pushed to the client with this method.
+std::vector<json> pushed_of(const test_support::RecordingClient& client, std::string_view method) {
+  std::vector<json> out;
+  for (const auto& m : client.pushed)
+    if (m.value("method", "") == method) out.push_back(m);
+  return out;
+}
+
+TEST_F(McpDialect, Listen_AcknowledgesFirstThenSendsOnlyWhatWasAskedTagged) {
+  std::vector<std::string> replies;
+  engine.handle_line(
+      json{{"jsonrpc", "2.0"},
+           {"id", "l1"},
+           {"method", "subscriptions/listen"},
+           {"params", modern({{"notifications",
+                               {{"toolsListChanged", true},
+                                {"promptsListChanged", true},
+                                {"resourceSubscriptions", {"mcpu://pins/led", "mcpu://pins/missing"}}}}})}}
+          .dump(),
+      client, [&](std::string r) { replies.push_back(std::move(r)); });
+  EXPECT_TRUE(replies.empty()) << "the stream stays open";
+  ASSERT_EQ(client.pushed.size(), 1u);
+  const auto& ack = client.pushed[0];
+  EXPECT_EQ(ack["method"], "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l1");
+  EXPECT_EQ(ack["params"]["notifications"],
+            json::parse(R"({"toolsListChanged":true,"resourceSubscriptions":["mcpu://pins/led"]})"));
+  hub.publish(Event{EventKind::ToolsChanged, "test", json::object()});
+  hub.publish(Event{EventKind::ResourcesChanged, "test", json::object()});  // not asked for
+  hub.publish(Event{EventKind::PinChanged, "led", json{{"value", true}}});
+  hub.publish(Event{EventKind::PinChanged, "other", json{{"value", true}}});               // not asked for
+  hub.publish(Event{EventKind::Log, "test", json{{"level", "error"}, {"message", "x"}}});  // never on a listen
+  ASSERT_EQ(client.pushed.size(), 3u);
+  EXPECT_EQ(client.pushed[1]["method"], "notifications/tools/list_changed");
+  EXPECT_EQ(client.pushed[1]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l1");
+  EXPECT_EQ(client.pushed[2]["method"], "notifications/resources/updated");
+  EXPECT_EQ(client.pushed[2]["params"]["uri"], "mcpu://pins/led");
+  EXPECT_EQ(client.pushed[2]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l1");
+  // notifications/cancelled ends it: nothing more, and no response.
+  engine.handle_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"l1"}})", client,
+                     [&](std::string r) { replies.push_back(std::move(r)); });
+  hub.publish(Event{EventKind::ToolsChanged, "test", json::object()});
+  EXPECT_EQ(client.pushed.size(), 3u);
+  for (const auto& r : replies) EXPECT_TRUE(r.empty()) << r;
+}
+
+TEST_F(McpDialect, Listen_IsBoundedPerClientAndModernOnly) {
+  for (int i = 0; i < 16; ++i) {
+    engine.handle_line(
+        json{{"jsonrpc", "2.0"}, {"id", i}, {"method", "subscriptions/listen"}, {"params", modern()}}.dump(), client,
+        [](std::string) {});
+  }
+  EXPECT_EQ(pushed_of(client, "notifications/subscriptions/acknowledged").size(), 16u);
+  const auto refused =
+      request(json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "subscriptions/listen"}, {"params", modern()}}.dump());
+  EXPECT_EQ(refused["error"]["code"], -32602);
+  EXPECT_EQ(call("subscriptions/listen", json::object())["error"]["code"], -32602);
+  EXPECT_EQ(call("subscriptions/listen", modern({{"notifications", {{"toolsListChanged", "yes"}}}}))["error"]["code"],
+            -32602);
+}
+
 TEST_F(McpDialect, NegotiateVersion_FallsBackToNewestForMissingOrOddValues) {
   EXPECT_EQ(negotiate_version(json()), "2025-11-25");
   EXPECT_EQ(negotiate_version(json(20250618)), "2025-11-25");

@@ -115,7 +115,7 @@ TEST_F(ModernHttp, MissingMetaKeysAreInvalidParams) {
 }
 
 TEST_F(ModernHttp, AnUnknownOrRemovedMethodIs404WithMethodNotFound) {
-  for (const char* method : {"initialize", "ping", "no/such"}) {
+  for (const char* method : {"initialize", "ping", "no/such", "subscriptions/listen"}) {
     const auto response = serve(body(method), method);
     EXPECT_EQ(response.status, 404u) << method;
     EXPECT_EQ(error_of(response)["code"], -32601);

@@ -7,6 +7,8 @@
 
 #include <functional>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace mcpud {
 
 class CallCancellation {
@@ -17,6 +19,10 @@ class CallCancellation {
   // Marks the call cancelled and stops it if it registered how.
   void cancel();
   bool cancelled() const { return cancelled_; }
+  // The JSON-RPC id of the request (MCP's subscriptions/listen names its
+  // stream by it); null outside a request. Lives as long as this.
+  const nlohmann::json* request_id() const { return request_id_; }
+  void set_request_id(const nlohmann::json* id) { request_id_ = id; }
 
   // The cancellation of the request being dispatched right now; null outside
   // one (e.g. in a completion handler that runs later).
@@ -36,6 +42,7 @@ class CallCancellation {
 
  private:
   std::function<void()> stop_;
+  const nlohmann::json* request_id_ = nullptr;
   bool cancelled_ = false;
 };
 

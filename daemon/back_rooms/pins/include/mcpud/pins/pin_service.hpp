@@ -42,8 +42,9 @@ class PinService {
   // names the pin.
   std::expected<void, std::string> apply(const BoardConfig& board, const std::string& consumer, ForeignPins* foreign,
                                          const hal::SimBuses* sim_buses = nullptr);
-  // Stops sampling and the guard's timers, and drives every output that has a safe value to it.
-  void stop();
+  // Stops sampling and the guard's timers, and (with `drive_safe_values`)
+  // drives every output that has a safe value to it.
+  void stop(bool drive_safe_values = true);
 
   // The limits of the outputs, kept across reloads; release_all() is the emergency stop's.
   OutputGuard& guard() { return *guard_; }

@@ -4,6 +4,8 @@
 // them, whichever dialect (MCP or MCP/U) and transport they use.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -19,6 +21,18 @@ namespace mcpud::dialects {
 enum class McpLogLevel { Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency };
 std::optional<McpLogLevel> parse_mcp_log_level(std::string_view name);
 std::string_view mcp_log_level_name(McpLogLevel level);
+
+// The _meta key that ties a notification to its subscriptions/listen stream.
+inline constexpr std::string_view kMetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+
+// One subscriptions/listen stream (MCP 2026-07-28): what it asked for and mcpud
+// honours. It lives while its request waits, which ends it only when cancelled.
+struct Listen {
+  nlohmann::json id;  // the listen request's id: every notification's subscriptionId
+  bool tools = false;
+  bool resources = false;
+  std::set<std::string, std::less<>> uris;
+};
 
 // What the daemon remembers about one client. Destroyed with the client, which
 // ends its EventHub subscription.
@@ -46,9 +60,20 @@ struct ClientSession final : rpc::ClientState {
     declare_interests();
     return {};
   }
+  // The client's listen streams, by their request id (serialized). A client
+  // holds at most kMaxListens, and at most kMaxSubscriptions URIs in all.
+  std::map<std::string, Listen, std::less<>> listens;
+  Result<void> add_listen(std::string key, Listen listen);
+  void end_listen(std::string_view key) {
+    if (listens.erase(std::string(key)) != 0) declare_interests();
+  }
+  // Tells a listen's cancellation whether the session it would end still exists.
+  std::shared_ptr<int> alive = std::make_shared<int>();
+
   // Holds an EventHub interest in every kind of event the subscribed URIs name.
   void declare_interests();
   static constexpr std::size_t kMaxSubscriptions = 256;
+  static constexpr std::size_t kMaxListens = 16;
 };
 
 // The client's session, created (and subscribed to `hub`) on first use.
