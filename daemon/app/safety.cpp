@@ -44,7 +44,6 @@ std::string who_called(const Caller& caller) {
 Safety::Safety(boost::asio::io_context& io, ToolRegistry& registry, EventHub& events, pins::PinService& board)
     : io_(io), registry_(registry), events_(events), board_(board), audit_(events, 1000) {
   subscription_ = events_.subscribe([this](const Event& event) { on_event(event); });
-  register_tool();
   registry_.set_gate(this);
 }
 
@@ -58,6 +57,9 @@ void Safety::apply(const config::SafetyConfig& config) {
   audit_.set_capacity(config_.audit_records);
   if (!loaded_) {
     loaded_ = true;
+    // After the board's tools, so that a host reading only the first page of
+    // tools/list sees the board.
+    register_tool();
     load_latch();
   }
   if (stop_state_ == StopState::Latched) drive_outputs_safe("the emergency stop is latched");

@@ -2,6 +2,8 @@
 // Logger output: human-readable on a terminal, priority-prefixed for journald.
 #include "mcpud/core/log.hpp"
 
+#include <cerrno>
+
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -129,15 +131,19 @@ bool journal_send(const std::vector<std::pair<std::string, std::string>>& fields
     datagram += value;
     datagram += '\n';
   }
-  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  // One socket for the process's life, and never a wait: a journald that falls
+  // behind must not stall the event loop. A record it had no room for is
+  // dropped (the gap in MCPUD_AUDIT_SEQ shows it), as journald's own rate
+  // limit drops them.
+  static const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return false;
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   constexpr std::string_view kJournalSocket = "/run/systemd/journal/socket";
   kJournalSocket.copy(address.sun_path, sizeof address.sun_path - 1);
-  const auto sent = ::sendto(fd, datagram.data(), datagram.size(), MSG_NOSIGNAL,
+  const auto sent = ::sendto(fd, datagram.data(), datagram.size(), MSG_NOSIGNAL | MSG_DONTWAIT,
                              reinterpret_cast<const sockaddr*>(&address), sizeof address);
-  ::close(fd);
+  if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;  // dropped, not sent elsewhere
   return sent == static_cast<ssize_t>(datagram.size());
 }
 

@@ -318,12 +318,15 @@ TEST(OutputLimitsIdle, NothingWakesTheDaemonWhileEveryOutputIsAtItsSafeValue) {
 }
 
 // One HTTP/1.1 request on a connection of its own, and everything the server answers until it closes.
-std::string http_exchange(int port, const std::string& method, const std::string& session, const std::string& body) {
+// `headers`: more header lines, each ending in CRLF.
+std::string http_exchange(int port, const std::string& method, const std::string& session, const std::string& body,
+                          const std::string& headers = "") {
   auto client = LineClient::connect_tcp(port);
   if (!client) return "";
   std::string request = method +
                         " /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                        "Accept: application/json, text/event-stream\r\nConnection: close\r\n";
+                        "Accept: application/json, text/event-stream\r\nConnection: close\r\n" +
+                        headers;
   if (!session.empty()) request += "Mcp-Session-Id: " + session + "\r\n";
   request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   if (!client->send_raw(request)) return "";
@@ -362,6 +365,46 @@ TEST(OutputLimitsHttp, AnOutputGoesBackToSafeWhenItsMcpHttpSessionEnds) {
 
   ASSERT_TRUE(contains(http_exchange(port, "DELETE", session, ""), "HTTP/1.1 200"));
   EXPECT_TRUE(eventually([&] { return observer->result("gpio_read", {{"pin", 2}})["value"] == false; }, 5s, 10ms));
+}
+
+// A stateless request (MCP 2026-07-28, no session) ends with its answer, which
+// says nothing of its client: its write is leased, never released at once nor
+// held like a person's.
+TEST(OutputLimitsHttp, AStatelessRequestsWriteHoldsForALease) {
+  DaemonProcess daemon;
+  const auto config = daemon.write_file(
+      "mcpud.toml", sim_config_toml({.extra_pins = kLimitedPins}) + "\n[http]\nlisten = \"127.0.0.1:0\"\n");
+  const int tcp_port = daemon.start_tcp({"--config", config});
+  ASSERT_NE(tcp_port, 0);
+  const auto http = daemon.wait_for_log(std::regex(R"(\[http\] listening on \S+:(\d+) )"));
+  ASSERT_TRUE(http);
+  const int port = std::stoi(http->at(1));
+  const auto stateless_write = [&](int pin) {
+    const std::string body = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"gpio_write",)"
+                             R"("arguments":{"pin":)" +
+                             std::to_string(pin) +
+                             R"(,"value":true},"_meta":{)"
+                             R"("io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+                             R"("io.modelcontextprotocol/clientCapabilities":{}}}})";
+    const auto answer = http_exchange(port, "POST", "", body,
+                                      "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
+                                      "Mcp-Name: gpio_write\r\n");
+    const auto start = answer.find("{\"");
+    return start == std::string::npos ? json() : json::parse(answer.substr(start), nullptr, false);
+  };
+  const json led = stateless_write(2);  // on_release = "safe", no lease_ms: a minute
+  ASSERT_TRUE(led.contains("result")) << led.dump();
+  EXPECT_EQ(led["result"]["structuredContent"]["revert_reason"], "lease") << led.dump();
+  EXPECT_EQ(led["result"]["structuredContent"]["reverts_after_ms"], 60000) << led.dump();
+  auto observer = LineClient::connect_tcp(tcp_port);
+  ASSERT_TRUE(observer);
+  observer->result("list_tools");  // a few turns of the loop after the request ended
+  EXPECT_EQ(observer->result("gpio_read", {{"pin", 2}})["value"], true) << "released with its request";
+
+  const json tap = stateless_write(12);  // lease_ms = 300
+  ASSERT_TRUE(tap.contains("result")) << tap.dump();
+  EXPECT_EQ(tap["result"]["structuredContent"]["reverts_after_ms"], 300) << tap.dump();
+  EXPECT_TRUE(eventually([&] { return observer->result("gpio_read", {{"pin", 12}})["value"] == false; }, 5s, 10ms));
 }
 
 }  // namespace mcpud::it::output_limits

@@ -31,7 +31,8 @@ describe("output schemas of the built-in tools", () => {
     const extra = `${FAN}\n[serial]\nports = ["${files.dir}/tty*"]\n`;
     writeFileSync(files.configPath, configText({ sampled: true, pageBytes: 1000000, extra }));
     const client = new Client({ name: "output-schema-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: MCPUD, args: ["--stdio", "--config", files.configPath], stderr: "ignore" }));
+    await client.connect(new StdioClientTransport({ command: MCPUD, args: ["--stdio", "--config", files.configPath], stderr: "ignore",
+      env: { ...process.env, STATE_DIRECTORY: files.dir } }));  // the e-stop's latch stays in the test's files
     // User-only tools too; listTools also makes the SDK cache the output schemas.
     const { tools, nextCursor } = await client.listTools({ withUserTools: true });
     assert.equal(nextCursor, undefined);
@@ -74,6 +75,7 @@ describe("output schemas of the built-in tools", () => {
     await call("serial_flush", { session_id: session });
     await call("serial_set_lines", { session_id: session, dtr: true }, { failing: true });  // a pty has no modem lines
     await call("serial_disconnect", { session_id: session });
+    await call("emergency_stop", { reason: "output schema test" });  // last: it refuses every later write
     const names = tools.map((t) => t.name);
     assert.deepEqual(names.filter((n) => !called.has(n)), [], "every built-in tool was called");
     await client.close();

@@ -428,6 +428,9 @@ ToolResult gpio_write(PinTable& pins, OutputGuard* guard, EventHub* events, cons
   auto outcome = checked_write(guard, pin, w, caller);
   if (!outcome) return std::unexpected(std::move(outcome.error()));
   if (!w.dry_run) announce();
+  // A write that stays answers as an unguarded one does: most writes of a
+  // guarded output (switching it off, or on with nothing to end it).
+  if (as_text && !w.dry_run && outcome->revert_reason.empty()) return level_text({&pin, value});
   json reply = pin_reply(pin, value);
   add_outcome(reply, *outcome, w.dry_run);
   return reply;
