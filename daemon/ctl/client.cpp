@@ -84,6 +84,22 @@ nlohmann::json Client::audit(std::uint64_t after) {
   return nlohmann::json::parse(records, nullptr, false);
 }
 
+// The bus announces when mcpud's name loses its owner: stop waiting then, and
+// say so in `daemon_left`. Finishes the signal setup of proxy_ too.
+std::unique_ptr<sdbus::IProxy> Client::stop_when_daemon_leaves(bool& daemon_left) {
+  auto bus = dbus::compat::make_proxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
+  bus->uponSignal("NameOwnerChanged")
+      .onInterface("org.freedesktop.DBus")
+      .call([this, &daemon_left](const std::string& name, const std::string&, const std::string& new_owner) {
+        if (name != dbus::kBusName || !new_owner.empty()) return;
+        daemon_left = true;
+        connection_->leaveEventLoop();
+      });
+  dbus::compat::finish_proxy(*proxy_);
+  dbus::compat::finish_proxy(*bus);
+  return bus;
+}
+
 bool Client::follow_audit(std::uint64_t after, std::size_t count,
                           const std::function<void(const nlohmann::json&)>& on_record) {
   std::uint64_t last = after;
@@ -115,16 +131,7 @@ bool Client::follow_audit(std::uint64_t after, std::size_t count,
     }
   });
   bool daemon_left = false;
-  auto bus = dbus::compat::make_proxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
-  bus->uponSignal("NameOwnerChanged")
-      .onInterface("org.freedesktop.DBus")
-      .call([&](const std::string& name, const std::string&, const std::string& new_owner) {
-        if (name != dbus::kBusName || !new_owner.empty()) return;
-        daemon_left = true;
-        connection_->leaveEventLoop();
-      });
-  dbus::compat::finish_proxy(*proxy_);
-  dbus::compat::finish_proxy(*bus);
+  const auto bus = stop_when_daemon_leaves(daemon_left);
   const auto ring = audit(after);
   if (const auto lost = ring.value("lost", std::uint64_t{0}); lost > 0) {
     on_record({{"lost", lost}});
@@ -157,18 +164,8 @@ bool Client::watch(std::size_t count, const std::function<void(const nlohmann::j
                  {"timestamp_ms", timestamp_ms}});
       });
   proxy_->uponSignal("ToolsChanged").onInterface(kInterface).call([&] { deliver({{"signal", "ToolsChanged"}}); });
-  // The bus announces when mcpud's name loses its owner: stop waiting then.
   bool daemon_left = false;
-  auto bus = dbus::compat::make_proxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
-  bus->uponSignal("NameOwnerChanged")
-      .onInterface("org.freedesktop.DBus")
-      .call([&](const std::string& name, const std::string&, const std::string& new_owner) {
-        if (name != dbus::kBusName || !new_owner.empty()) return;
-        daemon_left = true;
-        connection_->leaveEventLoop();
-      });
-  dbus::compat::finish_proxy(*proxy_);
-  dbus::compat::finish_proxy(*bus);
+  const auto bus = stop_when_daemon_leaves(daemon_left);
   on_ready();
   connection_->enterEventLoop();
   return !daemon_left;

@@ -65,6 +65,7 @@ class Client {
              const std::function<void()>& on_ready);
 
  private:
+  std::unique_ptr<sdbus::IProxy> stop_when_daemon_leaves(bool& daemon_left);
   // The rows a List* method of the daemon returns.
   template <class Row>
   std::vector<Row> rows_of(const char* method);
