@@ -6,6 +6,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "journal_state.hpp"
 #include "mcpud/core/log.hpp"
 
 namespace mcpud {
@@ -28,7 +29,10 @@ std::uint64_t AuditLog::append(json record) {
           .count();
   // The journal keeps what the ring forgets: structured when mcpud runs under
   // systemd, one line on stderr otherwise.
-  if (!log::journal_send(audit_journal_fields(record))) log::info("audit", audit_summary(record));
+  // Neither is built when it would go nowhere (an actuating call is audited on
+  // the hot path).
+  const bool journaled = log::journal_active() && log::journal_send(audit_journal_fields(record));
+  if (!journaled && log::enabled(log::Level::Info)) log::info("audit", audit_summary(record));
   ring_.push_back({seq, record.dump(-1, ' ', false, json::error_handler_t::replace)});
   if (ring_.size() > capacity_) ring_.pop_front();
   events_.publish({EventKind::Audit, "audit", std::move(record)});

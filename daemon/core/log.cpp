@@ -14,6 +14,7 @@
 #include <ctime>
 #include <string>
 
+#include "journal_state.hpp"
 #include "mcpud/core/shown_text.hpp"
 
 namespace mcpud::log {
@@ -113,6 +114,8 @@ void write(Level at, std::string_view category, std::string_view message) {
     g_in_tap = false;
   }
 }
+
+bool journal_active() { return g_journal; }
 
 bool journal_send(const std::vector<std::pair<std::string, std::string>>& fields) {
   if (!g_journal) return false;

@@ -65,6 +65,11 @@ struct Link {
                                      [](const Error&) {});
     link->start();
   }
+  // The stream's pending read holds the link: dropping it ends that cycle
+  // (the link's own close() would answer calls whose outcomes are gone).
+  ~Link() { stream->close(); }
+  Link(const Link&) = delete;
+  Link& operator=(const Link&) = delete;
   // Calls `method`; the outcome lands in `out` once it comes.
   void call(const std::string& method, std::optional<ToolResult>& out) {
     link->call(method, nlohmann::json(), [&out](ToolResult result) { out = std::move(result); });

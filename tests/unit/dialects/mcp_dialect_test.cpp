@@ -43,6 +43,9 @@ class McpDialect : public ::testing::Test {
     install_mcp_dialect(dispatcher, hub, server());
     install_mcpu_subscribe(dispatcher, hub, [](std::string_view uri, const Caller&) { return known(uri); });
   }
+  // The client leaves, as a transport's does: what its requests still wait for
+  // (an open subscriptions/listen) ends.
+  void TearDown() override { client.cancel_pending(); }
 
   // What MCP/U subscribe takes as existing here: anything but "missing" resources.
   static bool known(std::string_view uri) { return uri.find("missing") == std::string_view::npos; }
