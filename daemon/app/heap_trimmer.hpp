@@ -34,6 +34,7 @@ class HeapTrimmer final : public rpc::MethodHandler {
     note_activity();
     inner_.handle(client, method, std::move(params), std::move(reply));
   }
+  ErrorCodes error_codes(std::string_view method) const override { return inner_.error_codes(method); }
 
   // Something that takes or frees memory happened (a request, a client came or went).
   void note_activity();

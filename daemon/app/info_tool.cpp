@@ -25,6 +25,8 @@ void register_info_tool(ToolRegistry& registry, InfoSource source) {
   const auto started = std::chrono::steady_clock::now();
   Tool tool;
   tool.name = "get_info";
+  tool.title = "Describe the device";
+  tool.annotations = kReads;
   tool.description = "Device metadata: name, version, platform, pin count, board, host and kernel";
   tool.input_schema = {
       {"type", "object"}, {"properties", nlohmann::json::object()}, {"required", nlohmann::json::array()}};
@@ -44,7 +46,6 @@ void register_info_tool(ToolRegistry& registry, InfoSource source) {
                           {"arch", text},
                           {"uptime_s", count}}},
                         {"required", {"device", "version", "platform", "pin_count"}}};
-  tool.annotations.read_only = true;
   tool.owner = kDaemonToolsOwner;
   tool.invoke = [source = std::move(source), started](nlohmann::json, ToolReply reply) {
     struct utsname uts {};

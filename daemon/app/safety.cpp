@@ -73,15 +73,20 @@ void Safety::stop() {
 }
 
 void Safety::register_tool() {
-  auto tool = make_tool(kSafetyOwner, "emergency_stop",
-                        "Emergency stop: drives every output to its safe value, stops bridged devices and refuses "
-                        "every call that actuates until a human resets it (not possible from here). Anyone may call "
-                        "it, at any time.",
-                        {{"type", "object"}, {"properties", {{"reason", {{"type", "string"}, {"maxLength", 512}}}}}},
-                        {{"type", "object"},
+  // Not destructive: it only ever moves the board towards safe, so a host may
+  // call it without asking anyone first.
+  auto tool = make_tool(
+      {.owner = kSafetyOwner,
+       .name = "emergency_stop",
+       .title = "Emergency stop",
+       .description = "Emergency stop: drives every output to its safe value, stops bridged devices and refuses "
+                      "every call that actuates until a human resets it (not possible from here). Anyone may call "
+                      "it, at any time.",
+       .input_schema = {{"type", "object"}, {"properties", {{"reason", {{"type", "string"}, {"maxLength", 512}}}}}},
+       .output_schema = {{"type", "object"},
                          {"properties", {{"estop", {{"type", "string"}}}, {"since_ms", {{"type", "integer"}}}}},
                          {"required", {"estop"}}},
-                        false);
+       .hints = {.destructive = false, .idempotent = true, .open_world = false, .from = HintsFrom::Mcpud}});
   tool.invoke_for_caller = [this](const Caller& caller, json&& arguments, ToolReply&& reply) {
     // Reset is a human's decision: no argument, tool or door of MCP reaches it.
     if (arguments.contains("reset")) {

@@ -10,6 +10,9 @@ bool is_emergency_stop(std::string_view name) {
                            name.substr(name.size() - kStop.size() - 2, 2) == "__");
 }
 
-bool is_actuating(const Tool& tool) { return !tool.annotations.read_only && !is_emergency_stop(tool.name); }
+bool is_actuating(const Tool& tool) {
+  const bool reads = tool.annotations.read_only && tool.annotations.from == HintsFrom::Mcpud;
+  return !reads && !is_emergency_stop(tool.name);
+}
 
 }  // namespace mcpud

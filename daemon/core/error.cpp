@@ -58,6 +58,17 @@ const DomainErrorInfo& info(DomainError kind) {
 std::string_view domain_error_name(DomainError kind) { return info(kind).name; }
 int domain_error_code(DomainError kind) { return info(kind).code; }
 
+Error numbered_for(Error error, ErrorCodes codes) {
+  if (codes == ErrorCodes::Mcpu || error.name.empty()) return error;
+  constexpr int kMcpShift = 1000;  // -32001 -> -31001: out of what JSON-RPC leaves to servers and MCP reserves
+  for (const auto& entry : kDomainErrors) {
+    if (entry.name != error.name) continue;
+    if (entry.code == error.code && entry.code >= -32099 && entry.code <= -32000) error.code += kMcpShift;
+    break;
+  }
+  return error;
+}
+
 Error Error::parse_error(std::string message) { return {rpc_code::kParseError, std::move(message), {}}; }
 Error Error::invalid_request(std::string message) { return {rpc_code::kInvalidRequest, std::move(message), {}}; }
 Error Error::method_not_found(std::string message) { return {rpc_code::kMethodNotFound, std::move(message), {}}; }

@@ -369,6 +369,7 @@ struct PendingReply {
   Responder done;
   bool lone;
   std::string method;
+  ErrorCodes codes;                // how the method's dialect numbers errors
   std::size_t limit;               // the client's reply_bytes_limit
   std::size_t own_budget = limit;  // a single message's budget: the whole limit
   std::size_t* budget = nullptr;   // own_budget, or the batch's
@@ -388,9 +389,10 @@ struct PendingReply {
     }
     // A cancelled request gets no response (MCP: the receiver SHOULD NOT send one).
     if (cancellation.cancelled()) return done({});
-    std::string text = response(id, result);
+    std::string text = result ? response(id, result) : error_response(id, numbered_for(result.error(), codes));
     if (text.size() > *budget) {
-      text = error_response(id, reply_too_large(method, text.size(), *budget, limit, budget != &own_budget));
+      text = error_response(
+          id, numbered_for(reply_too_large(method, text.size(), *budget, limit, budget != &own_budget), codes));
     }
     *budget -= std::min(*budget, text.size());
     done(std::move(text));
@@ -401,8 +403,9 @@ struct PendingReply {
 // PendingReply) once it comes.
 void dispatch_call(MethodHandler& handler, Client& client, Call call, Responder done, bool lone,
                    std::size_t* batch_budget) {
-  auto pending = std::make_shared<PendingReply>(PendingReply{std::move(call.id), call.notification, std::move(done),
-                                                             lone, std::string(call.method), client.reply_bytes_limit});
+  auto pending = std::make_shared<PendingReply>(
+      PendingReply{std::move(call.id), call.notification, std::move(done), lone, std::string(call.method),
+                   handler.error_codes(call.method), client.reply_bytes_limit});
   pending->budget = batch_budget ? batch_budget : &pending->own_budget;
   pending->cancellation.set_request_id(&pending->id);
   {

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "support/configs.hpp"
@@ -292,6 +294,52 @@ TEST_F(Builtins, GetPinEventsOnAPinWithoutEventsSaysSo) {
   const json reply = client().result("get_pin_events", {{"pin", "fan"}});
   EXPECT_EQ(reply["events"], json::array());
   EXPECT_EQ(reply["events_available"], false) << reply.dump();
+}
+
+// What hosts decide approval from: every tool of the built-in board, user-only
+// ones included, has a title and all four hints, and they are true. A tool
+// added without a place in one of these lists fails here until someone says
+// what it does.
+TEST_F(Builtins, EveryToolHasATitleAndAllFourHintsAndTheyAreTrue) {
+  const std::set<std::string> reads = {
+      "gpio_read",        "adc_read",          "sensor_read",       "get_pin_summary",
+      "get_pin_buffer",   "get_pin_events",    "board_health",      "onewire_list",
+      "get_info",         "i2c_scan",          "i2c_read",          "serial_read",
+      "serial_read_line", "serial_read_until", "serial_list_ports", "serial_list_sessions"};
+  // Writes, and whether each may overwrite for good / changes nothing more when repeated.
+  const std::map<std::string, std::pair<bool, bool>> writes = {
+      {"gpio_write", {true, true}},       {"pwm_write", {true, true}},         {"emergency_stop", {false, true}},
+      {"serial_connect", {false, false}}, {"serial_disconnect", {true, true}}, {"serial_flush", {true, true}},
+      {"serial_send", {true, false}},     {"serial_exec", {true, false}},      {"serial_set_lines", {true, false}},
+      {"i2c_write", {true, false}},       {"spi_transfer", {true, false}}};
+  client().result("initialize", {{"protocolVersion", "2025-11-25"},
+                                 {"capabilities", json::object()},
+                                 {"clientInfo", {{"name", "walker"}, {"version", "1"}}}});
+  const json tools = mcp_tools(client(), {{"withUserTools", true}});
+  ASSERT_GT(tools.size(), 20u) << tools.dump();
+  for (const auto& tool : tools) {
+    const std::string name = tool["name"];
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(tool.contains("title") && tool["title"].is_string() && !tool["title"].get<std::string>().empty());
+    const json& hints = tool["annotations"];
+    EXPECT_EQ(hints["title"], tool["title"]);
+    for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
+      ASSERT_TRUE(hints.contains(hint) && hints[hint].is_boolean()) << hint;
+    }
+    EXPECT_EQ(hints["openWorldHint"], false) << "the board's own tools act on the board alone";
+    EXPECT_FALSE(tool.contains("_meta")) << "mcpud describes its own tools";
+    if (reads.contains(name)) {
+      EXPECT_EQ(hints["readOnlyHint"], true);
+      EXPECT_EQ(hints["destructiveHint"], false);
+      EXPECT_EQ(hints["idempotentHint"], true);
+      continue;
+    }
+    const auto write = writes.find(name);
+    ASSERT_NE(write, writes.end()) << "a tool nobody classified: say what it does";
+    EXPECT_EQ(hints["readOnlyHint"], false);
+    EXPECT_EQ(hints["destructiveHint"], write->second.first);
+    EXPECT_EQ(hints["idempotentHint"], write->second.second);
+  }
 }
 
 TEST_F(Builtins, IntegralFloatsAreAcceptedWhereIntegersAreExpected) {

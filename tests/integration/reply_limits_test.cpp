@@ -160,5 +160,41 @@ TEST(ConnectionLimits, OneAddressCannotTakeEverySlot) {
   EXPECT_EQ(second->result("get_info")["device"], "mcpud-sim");
 }
 
+// MCP reserves -32020..-32099 (and 2026-07-28 forbids -32042): an MCP client
+// gets REPLY_TOO_LARGE as -31042 in either era, an MCP/U client on the same
+// connection -32042, both with the same data.code.
+TEST(ReplyLimits, AnMcpClientGetsTheErrorOutsideTheCodesMcpReserves) {
+  LimitedDaemon limited("client_queue_bytes = 4096");
+  ASSERT_NE(limited.port, 0);
+  auto client = limited.connect();
+  ASSERT_TRUE(client);
+  EXPECT_TRUE(is_error(client->call("tools/list", json::object(), 1), -31042, "REPLY_TOO_LARGE"));
+  const json modern = {{"_meta",
+                        {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                         {"io.modelcontextprotocol/clientCapabilities", json::object()}}}};
+  const json reply = client->call("tools/list", modern, 2);
+  EXPECT_TRUE(is_error(reply, -31042, "REPLY_TOO_LARGE")) << reply.dump();
+  EXPECT_TRUE(is_error(client->call("list_tools", json::object(), 3), kReplyTooLarge, "REPLY_TOO_LARGE"));
+}
+
+// A client refused before it spoke gets its door's numbering: the unix
+// socket's clients are MCP hosts (mcpud-stdio), TCP's MCP/U clients.
+TEST(ConnectionLimits, TheUnixSocketRefusesInMcpsNumbering) {
+  DaemonProcess daemon;
+  const auto socket = (daemon.temp_dir().path() / "mcpud.sock").string();
+  const auto config = daemon.write_file("mcpud.toml", sim_config_toml({.limits = "max_clients = 1"}));
+  ASSERT_NE(daemon.start_tcp({"--config", config, "--unix", socket}), 0);
+  ASSERT_TRUE(daemon.wait_for_log("listening on " + socket));
+  auto first = LineClient::connect_unix(socket);
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->result("get_info")["device"], "mcpud-sim");
+  auto second = LineClient::connect_unix(socket);
+  ASSERT_TRUE(second);
+  const auto refusal = second->read_line();
+  ASSERT_TRUE(refusal);
+  EXPECT_TRUE(is_error(json::parse(*refusal), -31041, "TOO_MANY_CLIENTS")) << *refusal;
+  EXPECT_TRUE(second->wait_closed());
+}
+
 }  // namespace
 }  // namespace mcpud::it

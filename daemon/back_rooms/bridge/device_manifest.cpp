@@ -89,6 +89,25 @@ std::optional<std::string> exported_name(const json& entry, const char* kind, st
   return name;
 }
 
+// The hints in the entry's `annotations`, under MCP's names; a hint that is
+// absent or not a boolean keeps its cautious default.
+ToolAnnotations hints_of(const json& entry) {
+  ToolAnnotations hints;
+  const auto given = entry.find("annotations");
+  if (given == entry.end() || !given->is_object()) return hints;
+  const auto read = [&](const char* key, bool& hint) {
+    const auto it = given->find(key);
+    if (it == given->end() || !it->is_boolean()) return;
+    hint = it->get<bool>();
+    hints.from = HintsFrom::Device;
+  };
+  read("readOnlyHint", hints.read_only);
+  read("destructiveHint", hints.destructive);
+  read("idempotentHint", hints.idempotent);
+  read("openWorldHint", hints.open_world);
+  return hints;
+}
+
 std::optional<DeviceTool> read_tool(const json& entry, std::string_view prefix, DeviceManifest& manifest) {
   if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string()) {
     manifest.skipped.push_back("a tool entry without a name");
@@ -99,7 +118,9 @@ std::optional<DeviceTool> read_tool(const json& entry, std::string_view prefix, 
   if (!name) return std::nullopt;
   DeviceTool tool;
   tool.name = std::move(*name);
+  tool.title = shown_member(entry, "title");
   tool.description = shown_member(entry, "description");
+  tool.hints = hints_of(entry);
   const auto schema = entry.find("inputSchema");
   if (schema != entry.end() && usable_schema(*schema)) {
     tool.input_schema = *schema;

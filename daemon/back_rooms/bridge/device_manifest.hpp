@@ -15,12 +15,17 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/error.hpp"
+#include "mcpud/core/tool.hpp"
 
 namespace mcpud::bridge {
 
 struct DeviceTool {
   std::string name;
+  std::string title;  // "" when the device gave none
   std::string description;
+  // MCP's annotations, as the device gave them (from = Device), or the
+  // specification's cautious defaults (from = Nobody).
+  ToolAnnotations hints;
   nlohmann::json input_schema;
   bool schema_from_device = false;  // false: a fallback schema
   std::optional<std::uint32_t> polling_ms;

@@ -254,8 +254,10 @@ void McuBridge::register_tools(const DeviceManifest& manifest) {
   for (const auto& device_tool : manifest.tools) {
     Tool tool;
     tool.name = config_.id + "__" + device_tool.name;
+    tool.title = config_.id + ": " + (device_tool.title.empty() ? device_tool.name : device_tool.title);
     tool.description = "[" + config_.id + "] " + device_tool.description;
     tool.input_schema = device_tool.input_schema;
+    tool.annotations = device_tool.hints;
     tool.annotations.polling_interval_ms = device_tool.polling_ms;
     tool.owner = owner();
     tool.invoke = [weak = weak_from_this(), method = device_tool.name](json arguments, ToolReply reply) {

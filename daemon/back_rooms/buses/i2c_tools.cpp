@@ -147,7 +147,7 @@ void add_scan(ToolRegistry& registry, const BusSettings& settings) {
                       {"name", {{"type", "string"}}}}},
                     {"required", {"address", "hex", "state", "configured", "write"}}};
   add_bus_tool(
-      registry, kI2cToolsOwner, "i2c_scan",
+      registry, kI2cToolsOwner, "i2c_scan", "Scan an I2C bus",
       "List the addresses 0x08-0x77 that answer on an I2C bus (probed as i2cdetect does), and those a kernel "
       "driver claims (never probed; `driver` names it); configured and write say what i2c_read/i2c_write may do",
       object_schema({{"bus", bus_property()}}, {"bus"}),
@@ -157,7 +157,7 @@ void add_scan(ToolRegistry& registry, const BusSettings& settings) {
          {"device", {{"type", "string"}}},
          {"addresses", {{"type", "array"}, {"items", row}}}}},
        {"required", {"bus", "device", "addresses"}}},
-      [&settings](json args, ToolReply reply) { reply(scan(settings, args.at("bus").get<unsigned>())); }, true, false);
+      [&settings](json args, ToolReply reply) { reply(scan(settings, args.at("bus").get<unsigned>())); }, kReads);
 }
 
 // i2c_read's and i2c_write's arguments: which device, how (`modes_text`), which
@@ -191,12 +191,12 @@ void add_read(ToolRegistry& registry, const BusSettings& settings, LastTransfers
                                  "max_transfer_bytes")},
        {"write", bytes_schema(kI2cMessageMax, "transfer: bytes written before the read (repeated start)")}});
   add_bus_tool(
-      registry, kI2cToolsOwner, "i2c_read",
+      registry, kI2cToolsOwner, "i2c_read", "Read an I2C device",
       "Read a configured I2C device: a register's byte, word or block, or a plain write-then-read transfer", input,
       transfer_output({{"value", {{"type", "integer"}}},
                        {"data", {{"type", "array"}, {"items", {{"type", "integer"}}}}},
                        {"hex", {{"type", "string"}}}}),
-      [&settings, &transfers](json args, ToolReply reply) { reply(read(settings, transfers, args)); }, true, false);
+      [&settings, &transfers](json args, ToolReply reply) { reply(read(settings, transfers, args)); }, kReads);
 }
 
 void add_write(ToolRegistry& registry, const BusSettings& settings, LastTransfers& transfers) {
@@ -208,11 +208,12 @@ void add_write(ToolRegistry& registry, const BusSettings& settings, LastTransfer
        {"data",
         bytes_schema(kI2cMessageMax, "block, i2c_block: 1-32 bytes; transfer: up to [i2c] max_transfer_bytes")}});
   add_bus_tool(
-      registry, kI2cToolsOwner, "i2c_write",
+      registry, kI2cToolsOwner, "i2c_write", "Write to an I2C device",
       "Write to an I2C device configured with write = true: a register's byte, word or block, or a "
       "plain transfer",
       input, transfer_output({{"bytes_written", {{"type", "integer"}}}}),
-      [&settings, &transfers](json args, ToolReply reply) { reply(write(settings, transfers, args)); }, false, true);
+      [&settings, &transfers](json args, ToolReply reply) { reply(write(settings, transfers, args)); },
+      kTalksToADevice);
 }
 
 }  // namespace

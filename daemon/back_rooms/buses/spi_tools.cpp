@@ -103,11 +103,11 @@ void register_spi_tools(ToolRegistry& registry, const BusSettings& settings, Las
                          {"hex", {{"type", "string"}}}}},
                        {"required", {"bus", "chip_select", "data", "hex"}}};
   add_bus_tool(
-      registry, kSpiToolsOwner, "spi_transfer",
+      registry, kSpiToolsOwner, "spi_transfer", "Transfer bytes over SPI",
       "Full-duplex SPI transfer on a configured /dev/spidevB.C: sends `data`, returns the bytes read "
       "meanwhile",
       object_schema(properties, {"bus", "chip_select", "data"}), output,
-      [&settings, &transfers](json args, ToolReply reply) { reply(run(settings, transfers, args)); }, false, false);
+      [&settings, &transfers](json args, ToolReply reply) { reply(run(settings, transfers, args)); }, kTalksToADevice);
 }
 
 }  // namespace mcpud::buses

@@ -26,10 +26,15 @@ json bytes_schema(std::size_t max_items, const char* description) {
           {"description", description}};
 }
 
-void add_bus_tool(ToolRegistry& registry, const char* owner, std::string name, std::string description, json input,
-                  json output, ToolInvoke invoke, bool read_only, bool destructive) {
-  auto tool = make_tool(owner, std::move(name), std::move(description), std::move(input), std::move(output), read_only);
-  tool.annotations.destructive = destructive;
+void add_bus_tool(ToolRegistry& registry, const char* owner, std::string name, std::string title,
+                  std::string description, json input, json output, ToolInvoke invoke, ToolAnnotations hints) {
+  auto tool = make_tool({.owner = owner,
+                         .name = std::move(name),
+                         .title = std::move(title),
+                         .description = std::move(description),
+                         .input_schema = std::move(input),
+                         .output_schema = std::move(output),
+                         .hints = hints});
   tool.coerce_numeric_strings = true;
   tool.invoke = std::move(invoke);
   // Names are fixed and registered once; a clash is a programming error.

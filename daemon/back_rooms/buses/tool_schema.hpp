@@ -17,7 +17,9 @@ nlohmann::json integer_schema(long long minimum, long long maximum, const char* 
 nlohmann::json bytes_schema(std::size_t max_items, const char* description);
 
 // Registers a tool of `owner`; numbers sent as strings ("72") are accepted.
-void add_bus_tool(ToolRegistry& registry, const char* owner, std::string name, std::string description,
-                  nlohmann::json input, nlohmann::json output, ToolInvoke invoke, bool read_only, bool destructive);
+// `hints`: what a call does (tool.hpp).
+void add_bus_tool(ToolRegistry& registry, const char* owner, std::string name, std::string title,
+                  std::string description, nlohmann::json input, nlohmann::json output, ToolInvoke invoke,
+                  ToolAnnotations hints);
 
 }  // namespace mcpud::buses

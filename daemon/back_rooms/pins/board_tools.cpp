@@ -91,12 +91,17 @@ void register_pin_tool(ToolRegistry& registry, Tool tool) {
 }
 
 void register_board_tools(ToolRegistry& registry, const PinTable& pins) {
-  auto health = make_tool(kPinToolsOwner, "board_health",
-                          "The board's health: CPU temperature (degC, from its thermal zone), Raspberry Pi "
-                          "throttling and under-voltage flags with the file they were read from, load averages, "
-                          "memory and uptime. A part the system does not expose is absent, not false",
-                          {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
-                          board_health_output(), true);
+  auto health =
+      make_tool({.owner = kPinToolsOwner,
+                 .name = "board_health",
+                 .title = "Check the board's health",
+                 .description = "The board's health: CPU temperature (degC, from its thermal zone), Raspberry "
+                                "Pi throttling and under-voltage flags with the file they were read from, "
+                                "load averages, memory and uptime. A part the system does not expose is "
+                                "absent, not false",
+                 .input_schema = {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
+                 .output_schema = board_health_output(),
+                 .hints = kReads});
   health.invoke = [&pins](json, ToolReply reply) { reply(board_health(pins)); };
   register_pin_tool(registry, std::move(health));
   if (pins.onewire_root().empty()) return;
@@ -104,14 +109,17 @@ void register_board_tools(ToolRegistry& registry, const PinTable& pins) {
       {"type", "object"},
       {"properties", {{"id", kString}, {"family", kString}, {"chip", kString}, {"thermometer", kBoolean}}},
       {"required", {"id", "family", "thermometer"}}};
-  auto tool = make_tool(kPinToolsOwner, "onewire_list",
-                        "List the 1-Wire devices the kernel found: id (use it as onewire = { id } of a sensor_input "
-                        "pin), family code, chip, and whether it is a thermometer",
-                        {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
-                        {{"type", "object"},
-                         {"properties", {{"devices", {{"type", "array"}, {"items", device}}}}},
-                         {"required", {"devices"}}},
-                        true);
+  auto tool =
+      make_tool({.owner = kPinToolsOwner,
+                 .name = "onewire_list",
+                 .title = "List 1-Wire devices",
+                 .description = "List the 1-Wire devices the kernel found: id (use it as onewire = { id } of a "
+                                "sensor_input pin), family code, chip, and whether it is a thermometer",
+                 .input_schema = {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}},
+                 .output_schema = {{"type", "object"},
+                                   {"properties", {{"devices", {{"type", "array"}, {"items", device}}}}},
+                                   {"required", {"devices"}}},
+                 .hints = kReads});
   tool.invoke = [&pins](json, ToolReply reply) { reply(onewire_list(pins)); };
   register_pin_tool(registry, std::move(tool));
 }

@@ -359,16 +359,15 @@ struct Announce {
   EventHub* events = nullptr;
 };
 
-Tool pin_tool(std::string name, std::string description, json schema, json output, bool read_only) {
-  auto tool = make_tool(kPinToolsOwner, std::move(name), std::move(description), std::move(schema), std::move(output),
-                        read_only);
+Tool pin_tool(ToolDescription description) {
+  description.owner = kPinToolsOwner;
+  auto tool = make_tool(std::move(description));
   if (tool.input_schema["properties"].contains("name")) tool.upgrade_arguments = pin_name_in_pin_to_name;
   return tool;
 }
 
-void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema, json output,
-         PinToolFn fn, bool read_only, Announce announce = {}) {
-  auto tool = pin_tool(std::move(name), std::move(description), std::move(schema), std::move(output), read_only);
+void add(ToolRegistry& registry, PinTable& pins, ToolDescription description, PinToolFn fn, Announce announce = {}) {
+  auto tool = pin_tool(std::move(description));
   if (announce.events) {
     tool.invoke = [&pins, fn, events = announce.events](json&& args, ToolReply&& reply) {
       auto result = fn(pins, args);
@@ -386,10 +385,9 @@ void add(ToolRegistry& registry, PinTable& pins, std::string name, std::string d
 }
 
 // gpio_read: answered as text to the callers that take it.
-void add_level_tool(ToolRegistry& registry, PinTable& pins, std::string name, std::string description, json schema,
-                    PinLevelFn fn, bool read_only) {
-  auto tool = pin_tool(std::move(name), std::move(description), std::move(schema), pin_output({{"value", kBoolean}}),
-                       read_only);
+void add_level_tool(ToolRegistry& registry, PinTable& pins, ToolDescription description, PinLevelFn fn) {
+  description.output_schema = pin_output({{"value", kBoolean}});
+  auto tool = pin_tool(std::move(description));
   tool.invoke = [&pins, fn](json&& args, ToolReply&& reply) {
     auto level = fn(pins, args);
     if (!level) return reply(std::unexpected(std::move(level.error())));
@@ -439,10 +437,13 @@ ToolResult gpio_write(PinTable& pins, OutputGuard* guard, EventHub* events, cons
 void add_gpio_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, EventHub* events,
                     std::string description, json schema) {
   auto tool = pin_tool(
-      "gpio_write", std::move(description), std::move(schema),
-      pin_output(
-          {{"value", kBoolean}, {"dry_run", kBoolean}, {"reverts_after_ms", kInteger}, {"revert_reason", kString}}),
-      false);
+      {.name = "gpio_write",
+       .title = "Write a digital output",
+       .description = std::move(description),
+       .input_schema = std::move(schema),
+       .output_schema = pin_output(
+           {{"value", kBoolean}, {"dry_run", kBoolean}, {"reverts_after_ms", kInteger}, {"revert_reason", kString}}),
+       .hints = kDrivesLoads});
   tool.invoke_for_caller = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
     reply(gpio_write(pins, guard, events, caller, args, false));
   };
@@ -454,13 +455,16 @@ void add_gpio_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, 
 
 void add_pwm_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, EventHub* events,
                    std::string description, json schema) {
-  auto tool = pin_tool("pwm_write", std::move(description), std::move(schema),
-                       pin_output({{"duty", kInteger},
-                                   {"frequency_hz", kNumber},
-                                   {"dry_run", kBoolean},
-                                   {"reverts_after_ms", kInteger},
-                                   {"revert_reason", kString}}),
-                       false);
+  auto tool = pin_tool({.name = "pwm_write",
+                        .title = "Set a PWM output",
+                        .description = std::move(description),
+                        .input_schema = std::move(schema),
+                        .output_schema = pin_output({{"duty", kInteger},
+                                                     {"frequency_hz", kNumber},
+                                                     {"dry_run", kBoolean},
+                                                     {"reverts_after_ms", kInteger},
+                                                     {"revert_reason", kString}}),
+                        .hints = kDrivesLoads});
   tool.invoke_for_caller = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
     auto result = pwm_write(pins, guard, caller, args);
     if (result && !args.value("dry_run", false) && events && events->wanted(EventKind::PinChanged)) {
@@ -514,8 +518,13 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& rea
   add_gpio_write(registry, pins, guard, events,
                  with_limits("Write HIGH or LOW to a digital output pin", guard, pins, false),
                  object_schema(std::move(write_properties), {"pin", "value"}));
-  add_level_tool(registry, pins, "gpio_read", "Read the level of a digital input or output pin",
-                 object_schema({{"pin", kPinNumber}}, {"pin"}), read_level, true);
+  add_level_tool(registry, pins,
+                 {.name = "gpio_read",
+                  .title = "Read a digital pin",
+                  .description = "Read the level of a digital input or output pin",
+                  .input_schema = object_schema({{"pin", kPinNumber}}, {"pin"}),
+                  .hints = kReads},
+                 read_level);
   json pwm_properties = {
       {"pin", kPinNumber},
       {"duty", {{"type", "integer"}, {"minimum", 0}, {"maximum", 255}, {"description", "0 = off, 255 = fully on"}}},
@@ -526,15 +535,24 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& rea
       registry, pins, guard, events,
       with_limits("Set the duty cycle (0-255) and optionally the frequency of a PWM output pin", guard, pins, true),
       object_schema(std::move(pwm_properties), {"pin", "duty"}));
-  add(registry, pins, "adc_read", "Read an analog input pin: raw value and volts",
-      object_schema({{"pin", kPinNumber}}, {"pin"}), pin_output({{"value", kNumber}, {"volts", kNumber}}), adc_read,
-      true);
+  add(registry, pins,
+      {.name = "adc_read",
+       .title = "Read an analog input",
+       .description = "Read an analog input pin: raw value and volts",
+       .input_schema = object_schema({{"pin", kPinNumber}}, {"pin"}),
+       .output_schema = pin_output({{"value", kNumber}, {"volts", kNumber}}),
+       .hints = kReads},
+      adc_read);
 
   register_board_tools(registry, pins);
   if (std::any_of(pins.pins().begin(), pins.pins().end(), [](const auto& p) { return p->sensor != nullptr; })) {
-    auto tool = pin_tool("sensor_read", sensor_read_description(pins),
-                         object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
-                         pin_output({{"value", kNumber}, {"unit", kString}, {"quantity", kString}}), true);
+    auto tool =
+        pin_tool({.name = "sensor_read",
+                  .title = "Read a sensor",
+                  .description = sensor_read_description(pins),
+                  .input_schema = object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
+                  .output_schema = pin_output({{"value", kNumber}, {"unit", kString}, {"quantity", kString}}),
+                  .hints = kReads});
     tool.invoke = [&pins, &reads](json args, ToolReply reply) { sensor_read(pins, reads, args, std::move(reply)); };
     register_pin_tool(registry, std::move(tool));
   }
@@ -543,30 +561,42 @@ void register_pin_tools(ToolRegistry& registry, PinTable& pins, SensorReads& rea
   const bool any_sampled = pins.has_foreign() || std::any_of(pins.pins().begin(), pins.pins().end(),
                                                              [](const auto& p) { return p->sampler != nullptr; });
   if (!any_sampled) return;
-  add(registry, pins, "get_pin_summary",
-      "Statistics of a sampled input pin since start: latest, min, max, avg, samples, and missed (sampling "
-      "ticks that gave no sample: the board was too busy, or the read was slow or failed)",
-      object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
-      pin_output({{"latest", kNumber},
-                  {"min", kNumber},
-                  {"max", kNumber},
-                  {"avg", kNumber},
-                  {"samples", kInteger},
-                  {"missed", kInteger},
-                  {"latest_timestamp_ms", kInteger}}),
-      get_pin_summary, true);
+  add(registry, pins,
+      {.name = "get_pin_summary",
+       .title = "Summarise a sampled pin",
+       .description = "Statistics of a sampled input pin since start: latest, min, max, avg, samples, and missed "
+                      "(sampling ticks that gave no sample: the board was too busy, or the read was slow or failed)",
+       .input_schema = object_schema({{"pin", kSampledPinNumber}, {"name", kPinName}}, json::array()),
+       .output_schema = pin_output({{"latest", kNumber},
+                                    {"min", kNumber},
+                                    {"max", kNumber},
+                                    {"avg", kNumber},
+                                    {"samples", kInteger},
+                                    {"missed", kInteger},
+                                    {"latest_timestamp_ms", kInteger}}),
+       .hints = kReads},
+      get_pin_summary);
   auto buffer_properties = cursor_properties();
   buffer_properties["timestamps"] = {
       {"type", "boolean"}, {"default", false}, {"description", "Also return each sample's time (ms since the epoch)"}};
-  add(registry, pins, "get_pin_buffer",
-      "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read only new samples",
-      object_schema(std::move(buffer_properties), json::array()), history_output("values", kNumber), get_pin_buffer,
-      true);
-  add(registry, pins, "get_pin_events",
-      "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back as since to read "
-      "only new ones",
-      object_schema(cursor_properties(), json::array()), history_output("events", {{"type", "object"}}), get_pin_events,
-      true);
+  add(registry, pins,
+      {.name = "get_pin_buffer",
+       .title = "Read a pin's recent samples",
+       .description = "Recent samples of a buffered input pin, oldest first; pass next_since back as since to read "
+                      "only new samples",
+       .input_schema = object_schema(std::move(buffer_properties), json::array()),
+       .output_schema = history_output("values", kNumber),
+       .hints = kReads},
+      get_pin_buffer);
+  add(registry, pins,
+      {.name = "get_pin_events",
+       .title = "Read a pin's events",
+       .description = "Queued events of an input pin (threshold crossings, edges), oldest first; pass next_since back "
+                      "as since to read only new ones",
+       .input_schema = object_schema(cursor_properties(), json::array()),
+       .output_schema = history_output("events", {{"type", "object"}}),
+       .hints = kReads},
+      get_pin_events);
 }
 
 json describe_pins(const PinTable& pins, const OutputGuard* guard) {

@@ -44,7 +44,7 @@ void add_exec(ToolRegistry& registry, SerialService& service) {
        {"encoding", parts::encoding("How the answer is returned")}});
   properties["quiet_ms"]["default"] = 200;
   add_tool(
-      registry, "serial_exec",
+      registry, "serial_exec", "Run a command over serial",
       "Send a command, then read its answer until `expect` appears or the line goes quiet, within timeout_ms",
       parts::object(properties, {"session_id", "command"}),
       read_output({{"bytes_written", {{"type", "integer"}}},
@@ -80,7 +80,7 @@ void add_exec(ToolRegistry& registry, SerialService& service) {
                          });
         });
       },
-      false);
+      kTalksToADevice);
 }
 
 LineActions line_actions(const json& args) {
@@ -122,7 +122,7 @@ void add_set_lines(ToolRegistry& registry, SerialService& service) {
   properties["pulse_ms"]["description"] = "Length of the pulse";
   properties["break_ms"]["description"] = "Send a break this long";
   add_tool(
-      registry, "serial_set_lines",
+      registry, "serial_set_lines", "Set a serial port's control lines",
       "Set DTR/RTS, pulse one (reset), send a break, and optionally capture what the board prints next, in one "
       "call",
       parts::object(properties, {"session_id"}), output_schema(json::object()),
@@ -160,7 +160,7 @@ void add_set_lines(ToolRegistry& registry, SerialService& service) {
           });
         });
       },
-      false);
+      kTalksToADevice);
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ void add_send(ToolRegistry& registry, SerialService& service) {
       {"encoding", parts::encoding("How `data` is written: utf8 text, hex or base64 bytes")},
       {"timeout_ms", parts::timeout_ms("Give up (TIMEOUT) if the port has not taken every byte by then")}};
   add_tool(
-      registry, "serial_send", "Send text or bytes over a serial session; returns bytes_written",
+      registry, "serial_send", "Send to a serial session",
+      "Send text or bytes over a serial session; returns bytes_written",
       parts::object(properties, {"session_id", "data"}),
       output_schema({{"bytes_written", {{"type", "integer"}}}}, {"bytes_written"}),
       [&service](const Caller& caller, json args, ToolReply reply) {
@@ -35,7 +36,7 @@ void add_send(ToolRegistry& registry, SerialService& service) {
           });
         });
       },
-      false);
+      kTalksToADevice);
 }
 
 void add_read(ToolRegistry& registry, SerialService& service) {
@@ -47,7 +48,7 @@ void add_read(ToolRegistry& registry, SerialService& service) {
        parts::integer(1, kMaxTimeoutMs, "After the first byte, keep reading until the line is quiet this long")},
       {"encoding", parts::encoding("How data is returned: utf8 text (invalid bytes flagged), hex or base64")}};
   add_tool(
-      registry, "serial_read",
+      registry, "serial_read", "Read from a serial session",
       "Read buffered or arriving bytes; waits up to timeout_ms for the first one (timed_out when none came)",
       parts::object(properties, {"session_id"}), read_output(),
       [&service](const Caller& caller, json args, ToolReply reply) {
@@ -58,7 +59,7 @@ void add_read(ToolRegistry& registry, SerialService& service) {
           session->read(std::move(request), reply_with(std::move(reply), encoding));
         });
       },
-      true);
+      kReads);
 }
 
 void add_read_line(ToolRegistry& registry, SerialService& service) {
@@ -69,7 +70,7 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
   auto schema = parts::object(properties, {"session_id"});
   schema["properties"]["timeout_ms"]["default"] = 1000;
   add_tool(
-      registry, "serial_read_line",
+      registry, "serial_read_line", "Read a line from a serial session",
       "Read one line (up to \"\\n\", returned without \"\\r\\n\"); line_complete false on timeout or max_bytes",
       std::move(schema), read_output({{"line_complete", {{"type", "boolean"}}}}),
       [&service](const Caller& caller, json args, ToolReply reply) {
@@ -88,7 +89,7 @@ void add_read_line(ToolRegistry& registry, SerialService& service) {
           });
         });
       },
-      true);
+      kReads);
 }
 
 void add_read_until(ToolRegistry& registry, SerialService& service) {
@@ -99,7 +100,7 @@ void add_read_until(ToolRegistry& registry, SerialService& service) {
        {"timeout_ms", parts::integer(0, kMaxTimeoutMs, "How long to wait for the pattern", 2000)},
        {"encoding", parts::encoding("How data is returned")}});
   add_tool(
-      registry, "serial_read_until",
+      registry, "serial_read_until", "Read from a serial session until a pattern",
       "Read until a literal or regex pattern appears (matched true), or until timeout or max_bytes (matched "
       "false, with what came)",
       parts::object(properties, {"session_id", "pattern"}), read_output({{"matched", {{"type", "boolean"}}}}),
@@ -118,7 +119,7 @@ void add_read_until(ToolRegistry& registry, SerialService& service) {
               }));
         });
       },
-      true);
+      kReads);
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ Result<OpenRequest> open_request(const json& args, const SerialConfig& config) {
 
 void add_list_ports(ToolRegistry& registry, SerialService& service) {
   add_tool(
-      registry, "serial_list_ports",
+      registry, "serial_list_ports", "List serial ports",
       "List the board's serial ports (device path, description, USB ids, by-id/by-path links, whether the "
       "configuration allows opening it); an empty list is not an error",
       parts::object(json::object(), json::array()),
@@ -123,7 +123,7 @@ void add_list_ports(ToolRegistry& registry, SerialService& service) {
         for (const auto& port : service.list_ports()) ports.push_back(port_json(port, service, caller));
         reply(json{{"ports", std::move(ports)}});
       },
-      true);
+      kReads);
 }
 
 void add_connect(ToolRegistry& registry, SerialService& service) {
@@ -146,7 +146,7 @@ void add_connect(ToolRegistry& registry, SerialService& service) {
                                       "Receive ring buffer size (default 1 MiB; all sessions together at most [serial] "
                                       "buffer_bytes_total, default 16 MiB)")}};
   add_tool(
-      registry, "serial_connect",
+      registry, "serial_connect", "Open a serial port",
       "Open a serial port that the configuration allows, exclusively; a background reader buffers everything it "
       "receives from now on. The session is yours alone unless the configuration shares sessions",
       parts::object(properties, {"port"}),
@@ -164,12 +164,12 @@ void add_connect(ToolRegistry& registry, SerialService& service) {
         }
         reply(std::move(out));
       },
-      false);
+      kOpensASession);
 }
 
 void add_disconnect(ToolRegistry& registry, SerialService& service) {
   add_tool(
-      registry, "serial_disconnect", "Close a serial session and release its port",
+      registry, "serial_disconnect", "Close a serial session", "Close a serial session and release its port",
       parts::object({{"session_id", parts::session_id()}}, {"session_id"}),
       output_schema({{"success", {{"type", "boolean"}}}, {"message", {{"type", "string"}}}}),
       [&service](const Caller& caller, json args, ToolReply reply) {
@@ -183,12 +183,12 @@ void add_disconnect(ToolRegistry& registry, SerialService& service) {
           reply(json{{"success", true}, {"message", message}});
         });
       },
-      false);
+      kDiscards);
 }
 
 void add_list_sessions(ToolRegistry& registry, SerialService& service) {
   add_tool(
-      registry, "serial_list_sessions",
+      registry, "serial_list_sessions", "List serial sessions",
       "List your serial sessions with their settings, state and byte counters (received, sent, buffered, lost)",
       parts::object(json::object(), json::array()),
       output_schema({{"sessions", {{"type", "array"}, {"items", {{"type", "object"}}}}}}, {"sessions"}),
@@ -197,12 +197,13 @@ void add_list_sessions(ToolRegistry& registry, SerialService& service) {
         for (const auto& session : service.sessions(caller.identity)) sessions.push_back(session_json(*session));
         reply(json{{"sessions", std::move(sessions)}});
       },
-      true);
+      kReads);
 }
 
 void add_flush(ToolRegistry& registry, SerialService& service) {
   add_tool(
-      registry, "serial_flush", "Discard buffered input (received, not yet read) and/or unsent output",
+      registry, "serial_flush", "Discard a serial session's buffers",
+      "Discard buffered input (received, not yet read) and/or unsent output",
       parts::object({{"session_id", parts::session_id()},
                      {"input", parts::boolean("Discard received bytes not yet read", true)},
                      {"output", parts::boolean("Discard bytes written but not yet sent", false)}},
@@ -215,7 +216,7 @@ void add_flush(ToolRegistry& registry, SerialService& service) {
           reply(json{{"discarded_bytes", *dropped}});
         });
       },
-      false);
+      kDiscards);
 }
 
 }  // namespace

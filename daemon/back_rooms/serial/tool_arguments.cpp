@@ -49,10 +49,15 @@ json integer(std::int64_t min, std::int64_t max, const char* what, std::optional
 
 }  // namespace schema_parts
 
-void add_tool(ToolRegistry& registry, std::string name, std::string description, json schema, json output,
-              CallerInvoke invoke, bool read_only) {
-  auto tool = make_tool(kSerialToolsOwner, std::move(name), std::move(description), std::move(schema),
-                        std::move(output), read_only);
+void add_tool(ToolRegistry& registry, std::string name, std::string title, std::string description, json schema,
+              json output, CallerInvoke invoke, ToolAnnotations hints) {
+  auto tool = make_tool({.owner = kSerialToolsOwner,
+                         .name = std::move(name),
+                         .title = std::move(title),
+                         .description = std::move(description),
+                         .input_schema = std::move(schema),
+                         .output_schema = std::move(output),
+                         .hints = hints});
   tool.coerce_numeric_strings = true;  // clients send "9600" for 9600
   tool.invoke_for_caller = std::move(invoke);
   // Names are fixed and registered once; a clash is a programming error.

@@ -36,8 +36,14 @@ nlohmann::json integer(std::int64_t min, std::int64_t max, const char* what,
 // Registers one serial tool; numbers sent as strings ("9600") are accepted.
 // `output`: the JSON Schema of a successful result (MCP outputSchema).
 // `invoke` learns who calls: sessions are their opener's.
-void add_tool(ToolRegistry& registry, std::string name, std::string description, nlohmann::json schema,
-              nlohmann::json output, CallerInvoke invoke, bool read_only);
+// `hints`: what a call does (tool.hpp).
+void add_tool(ToolRegistry& registry, std::string name, std::string title, std::string description,
+              nlohmann::json schema, nlohmann::json output, CallerInvoke invoke, ToolAnnotations hints);
+
+// serial_connect: opens a session beside the others, nothing lost; a second
+// call opens another (or finds the port taken).
+inline constexpr ToolAnnotations kOpensASession{
+    .destructive = false, .idempotent = false, .open_world = false, .from = HintsFrom::Mcpud};
 
 // Output schemas of the serial tools: an object with these typed properties, of
 // which `required` are always present.

@@ -18,17 +18,29 @@ namespace {
 
 using nlohmann::json;
 
+// Whose word a tool's hints are, for a host to weigh: said of the tools mcpud
+// does not describe itself (a bridged device's).
+constexpr std::string_view kMetaHintsFrom = "mcpud/hintsFrom";
+
 json tool_entry(const Tool& tool, bool user_only) {
   json entry = json::object();
   entry["name"] = tool.name;
+  if (!tool.title.empty()) entry["title"] = tool.title;
   entry["description"] = tool.description;
   entry["inputSchema"] = tool.input_schema;
   if (tool.output_schema.is_object()) entry["outputSchema"] = tool.output_schema;
-  json annotations = json::object();
-  if (tool.annotations.read_only) annotations["readOnlyHint"] = true;
-  if (tool.annotations.destructive) annotations["destructiveHint"] = true;
+  const auto& hints = tool.annotations;
+  // All four, always: a host reading an absent hint takes the cautious default,
+  // which would call every read destructive.
+  json annotations = {{"readOnlyHint", hints.read_only},
+                      {"destructiveHint", hints.destructive},
+                      {"idempotentHint", hints.idempotent},
+                      {"openWorldHint", hints.open_world}};
+  if (!tool.title.empty()) annotations["title"] = tool.title;  // where 2025-03-26 clients look for it
   if (user_only) annotations["audience"] = json::array({"user"});
-  if (!annotations.empty()) entry["annotations"] = std::move(annotations);
+  entry["annotations"] = std::move(annotations);
+  if (hints.from != HintsFrom::Mcpud)
+    entry["_meta"][kMetaHintsFrom] = hints.from == HintsFrom::Device ? "device" : "nobody";
   return entry;
 }
 
@@ -119,20 +131,23 @@ struct Installer {
   // method, ttlMs and cacheScope. A serialized result (tools/call) has written
   // its own resultType.
   void add(std::string_view name, Era era, std::optional<Caching> caching, Handler handler) const {
-    dispatcher.add_method(std::string(name), [name, era, caching, server = server, handler = std::move(handler)](
-                                                 rpc::Client& client, json&& params, ToolReply&& reply) {
-      if (!names_protocol_version(params)) {
-        if (era == Era::Modern)
-          return reply(std::unexpected(Error::invalid_params(
-              "params._meta[\"" + std::string(kMetaProtocolVersion) + "\"]: required: " + std::string(name) +
-              " is a method of MCP 2026-07-28, whose requests name their protocol version")));
-        return handler(client, legacy_request(client), std::move(params), std::move(reply));
-      }
-      auto request = modern_request(params);
-      if (!request) return reply(std::unexpected(std::move(request.error())));
-      if (era == Era::Legacy) return reply(std::unexpected(removed_in_modern(name)));
-      handler(client, *request, std::move(params), modern_reply(std::move(reply), caching, server));
-    });
+    dispatcher.add_method(
+        std::string(name),
+        [name, era, caching, server = server, handler = std::move(handler)](rpc::Client& client, json&& params,
+                                                                            ToolReply&& reply) {
+          if (!names_protocol_version(params)) {
+            if (era == Era::Modern)
+              return reply(std::unexpected(Error::invalid_params(
+                  "params._meta[\"" + std::string(kMetaProtocolVersion) + "\"]: required: " + std::string(name) +
+                  " is a method of MCP 2026-07-28, whose requests name their protocol version")));
+            return handler(client, legacy_request(client), std::move(params), std::move(reply));
+          }
+          auto request = modern_request(params);
+          if (!request) return reply(std::unexpected(std::move(request.error())));
+          if (era == Era::Legacy) return reply(std::unexpected(removed_in_modern(name)));
+          handler(client, *request, std::move(params), modern_reply(std::move(reply), caching, server));
+        },
+        ErrorCodes::Mcp);
   }
 
   static McpRequest legacy_request(rpc::Client& client) {

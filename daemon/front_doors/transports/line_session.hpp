@@ -270,10 +270,13 @@ class LineSession final : public Session, public rpc::Client, public std::enable
 };
 
 // Tells a client over a connection cap why it is hung up on (so it does not
-// just see a reset). Never blocks: what does not fit in the socket is dropped.
+// just see a reset), in the numbering of `codes`: it has not spoken yet, so its
+// door's usual clients decide. Never blocks: what does not fit in the socket
+// is dropped.
 template <class Socket>
-void refuse_client(Socket& socket, const std::string& why) {
-  const auto refusal = rpc::error_response(nullptr, Error::domain(DomainError::TooManyClients, why)) + "\n";
+void refuse_client(Socket& socket, const std::string& why, ErrorCodes codes) {
+  const auto refusal =
+      rpc::error_response(nullptr, numbered_for(Error::domain(DomainError::TooManyClients, why), codes)) + "\n";
   boost::system::error_code ignored;
   socket.non_blocking(true, ignored);
   socket.write_some(boost::asio::buffer(refusal), ignored);
@@ -293,12 +296,12 @@ inline std::optional<std::string> admission_refusal(const SessionSet& sessions, 
 
 // Starts a LineSession for an accepted stream socket and adds it to `sessions`,
 // or refuses it when `transport` is full or its `address` (network clients;
-// empty for local ones) holds its share.
+// empty for local ones) holds its share, numbering the refusal as `codes`.
 template <class Socket>
 void admit_client(Socket socket, const std::string& peer, const std::string& address, const std::string& transport,
-                  rpc::Engine& engine, SessionSet& sessions, const SessionLimits& limits) {
+                  rpc::Engine& engine, SessionSet& sessions, const SessionLimits& limits, ErrorCodes codes) {
   if (const auto refusal = admission_refusal(sessions, transport, address, limits)) {
-    refuse_client(socket, *refusal);
+    refuse_client(socket, *refusal, codes);
     log::info(transport, peer, ": refused: ", *refusal);
     return;
   }

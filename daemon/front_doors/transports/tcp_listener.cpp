@@ -38,7 +38,7 @@ void TcpListener::accept_next() {
     const std::string peer = ec ? "unknown peer" : io::endpoint_text(remote);
     const std::string address = ec ? "unknown" : io::peer_group(remote.address());
     socket.set_option(tcp::no_delay(true), ec);
-    admit_client(std::move(socket), peer, address, "tcp", engine_, sessions_, limits_);
+    admit_client(std::move(socket), peer, address, "tcp", engine_, sessions_, limits_, ErrorCodes::Mcpu);
   });
 }
 

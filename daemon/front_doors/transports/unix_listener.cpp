@@ -106,7 +106,8 @@ void UnixListener::close() {
 void UnixListener::accept_next() {
   acceptor_.start("unix", [this](stream_protocol::socket socket) {
     const std::string peer = peer_name(socket);
-    admit_client(std::move(socket), peer, /*address=*/"", "unix", engine_, sessions_, limits_);
+    // Its clients are MCP hosts, mostly (through mcpud-stdio).
+    admit_client(std::move(socket), peer, /*address=*/"", "unix", engine_, sessions_, limits_, ErrorCodes::Mcp);
   });
 }
 

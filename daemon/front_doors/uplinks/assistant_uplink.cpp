@@ -219,11 +219,12 @@ std::optional<std::pair<std::string, std::string>> AssistantUplink::client_row()
 void AssistantUplink::register_status_tool() {
   Tool tool;
   tool.name = "assistant_status";
+  tool.title = "Voice-assistant link status";
   tool.description =
       "The voice-assistant uplink: connection state, session, and the capabilities the server announced in "
       "initialize (secrets shown as \"(set)\")";
   tool.input_schema = {{"type", "object"}, {"properties", json::object()}};
-  tool.annotations.read_only = true;
+  tool.annotations = kReads;
   tool.annotations.user_only = true;
   tool.owner = kAssistantToolsOwner;
   tool.invoke = [this](const json&, const ToolReply& reply) { reply(status()); };

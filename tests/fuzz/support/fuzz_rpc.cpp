@@ -132,7 +132,11 @@ const json kSchemas[] = {
 };
 
 Tool echo_tool(std::string name, json schema, bool user_only) {
-  auto tool = make_tool("fuzz", std::move(name), "echoes its validated arguments", std::move(schema), json(), false);
+  auto tool = make_tool({.owner = "fuzz",
+                         .name = std::move(name),
+                         .description = "echoes its validated arguments",
+                         .input_schema = std::move(schema),
+                         .hints = kDrivesLoads});
   tool.annotations.user_only = user_only;
   tool.coerce_numeric_strings = tool.name == "fuzz_coerce";
   tool.invoke = [](json arguments, ToolReply reply) { reply(std::move(arguments)); };
@@ -140,7 +144,11 @@ Tool echo_tool(std::string name, json schema, bool user_only) {
 }
 
 Tool failing_tool() {
-  auto tool = make_tool("fuzz", "fuzz_fail", "always fails", json::object(), json(), true);
+  auto tool = make_tool({.owner = "fuzz",
+                         .name = "fuzz_fail",
+                         .description = "always fails",
+                         .input_schema = json::object(),
+                         .hints = kReads});
   tool.invoke = [](json, ToolReply reply) {
     reply(std::unexpected(Error::domain(DomainError::PinNotFound, "Pin not found: 7")));
   };

@@ -106,6 +106,41 @@ TEST_F(BridgeFirmware, McuSimToolsAreBridgedWithTheFirmwaresSchemas) {
   EXPECT_TRUE(is_error(bad, -32602)) << "checked by mcpud against the firmware's schema";
 }
 
+// The firmware says nothing of what its tools do: over MCP each is titled with
+// its device, carries the specification's cautious hints (a write that may
+// destroy, beyond the board) and says whose word those are; the board's own
+// tools beside them are mcpud's.
+TEST_F(BridgeFirmware, McuSimToolsWithoutHintsAreListedCautiouslyAndSaySo) {
+  start({MCU_SIM_BINARY});
+  client_->result("initialize", {{"protocolVersion", "2025-11-25"},
+                                 {"capabilities", json::object()},
+                                 {"clientInfo", {{"name", "walker"}, {"version", "1"}}}});
+  const json tools = mcp_tools(*client_);
+  int bridged = 0;
+  for (const auto& tool : tools) {
+    const std::string name = tool["name"];
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(tool["title"].is_string() && !tool["title"].get<std::string>().empty());
+    const json& hints = tool["annotations"];
+    for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
+      ASSERT_TRUE(hints.contains(hint) && hints[hint].is_boolean()) << hint;
+    }
+    if (!name.starts_with("uno__")) {
+      EXPECT_FALSE(tool.contains("_meta"));
+      continue;
+    }
+    ++bridged;
+    EXPECT_EQ(tool["title"], "uno: " + name.substr(5));
+    EXPECT_EQ(hints, (json{{"readOnlyHint", false},
+                           {"destructiveHint", true},
+                           {"idempotentHint", false},
+                           {"openWorldHint", true},
+                           {"title", tool["title"]}}));
+    EXPECT_EQ(tool["_meta"]["mcpud/hintsFrom"], "nobody");
+  }
+  EXPECT_GE(bridged, 4) << tools.dump();
+}
+
 // A bridged tool passes the same gate as the board's own: under
 // [safety] confirm_tools it waits for a human (here the approve_pin button,
 // looped back from a simulated output), a dry run says so without reaching the

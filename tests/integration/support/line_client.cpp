@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -51,6 +52,21 @@ LineClient& LineClient::operator=(LineClient&& other) noexcept {
 void LineClient::close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+}
+
+std::optional<LineClient> LineClient::connect_unix(const std::string& path) {
+  sockaddr_un address{};
+  if (path.size() >= sizeof address.sun_path) return std::nullopt;
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return std::nullopt;
+  address.sun_family = AF_UNIX;
+  path.copy(address.sun_path, path.size());
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  return LineClient(fd);
 }
 
 std::optional<LineClient> LineClient::connect_tcp(int port, Deadline deadline, int receive_buffer) {
@@ -199,6 +215,17 @@ std::optional<Pty> open_pty() {
   ::fcntl(master, F_SETFD, FD_CLOEXEC);
   ::close(slave);
   return Pty{master, name.data()};
+}
+
+json mcp_tools(LineClient& client, json params) {
+  json tools = json::array();
+  for (int page = 0; page < 50; ++page) {
+    const json listed = client.result("tools/list", params, 10s);
+    for (const auto& tool : listed["tools"]) tools.push_back(tool);
+    if (!listed.contains("nextCursor")) break;
+    params["cursor"] = listed["nextCursor"];
+  }
+  return tools;
 }
 
 }  // namespace mcpud::it

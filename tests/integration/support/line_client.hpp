@@ -27,6 +27,8 @@ class LineClient {
 
   // Connects to 127.0.0.1:port. `receive_buffer` > 0 shrinks SO_RCVBUF first.
   static std::optional<LineClient> connect_tcp(int port, Deadline deadline = 5s, int receive_buffer = 0);
+  // Connects to the unix socket at `path` (blocking: a local connect does not wait).
+  static std::optional<LineClient> connect_unix(const std::string& path);
 
   // Writes all of `bytes`; false if the peer is gone or the deadline passed.
   bool send_raw(std::string_view bytes, Deadline deadline = 5s);
@@ -60,6 +62,10 @@ class LineClient {
   bool is_socket_ = false;
   int next_id_ = 1000;
 };
+
+// Every tool of MCP's tools/list, page after page (`params` as the first
+// page's, e.g. withUserTools).
+json mcp_tools(LineClient& client, json params = json::object());
 
 // A pseudo-terminal pair; the test keeps the master, mcpud opens the slave by path.
 struct Pty {

@@ -49,6 +49,34 @@ TEST(Manifest, AvrListingWithoutSchemasGetsFallbacks) {
   EXPECT_EQ(manifest->tools[1].input_schema, json({{"type", "object"}}));
 }
 
+// MCP's annotations, when a device gives them, are kept as its word; a tool
+// without them, or with hints that are not booleans, keeps the cautious
+// defaults and says nobody described it. Titles are shown text like descriptions.
+TEST(Manifest, HintsAndTitlesADeviceGivesAreKeptAsItsWord) {
+  const json listing = {{"tools",
+                         {{{"name", "read_temp"},
+                           {"title", "Read\nthe temperature"},
+                           {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}},
+                          {{"name", "blink"}},
+                          {{"name", "odd"}, {"annotations", {{"readOnlyHint", "yes"}, {"destructiveHint", 0}}}}}}};
+  const auto manifest = read_manifest(listing, "uno__");
+  ASSERT_TRUE(manifest);
+  ASSERT_EQ(manifest->tools.size(), 3u);
+  const auto& read = manifest->tools[0].hints;
+  EXPECT_EQ(read.from, HintsFrom::Device);
+  EXPECT_TRUE(read.read_only);
+  EXPECT_FALSE(read.open_world);
+  EXPECT_TRUE(read.destructive) << "what it did not say stays cautious";
+  EXPECT_EQ(manifest->tools[0].title, one_line_text("Read\nthe temperature"));
+  for (const std::size_t i : {1u, 2u}) {
+    const auto& hints = manifest->tools[i].hints;
+    EXPECT_EQ(hints.from, HintsFrom::Nobody) << manifest->tools[i].name;
+    EXPECT_FALSE(hints.read_only);
+    EXPECT_TRUE(hints.destructive && hints.open_world && !hints.idempotent);
+    EXPECT_EQ(manifest->tools[i].title, "");
+  }
+}
+
 TEST(Manifest, DeviceSchemasAndPollingAreKept) {
   const json schema = {{"type", "object"}, {"properties", {{"pin", {{"type", "integer"}}}}}, {"required", {"pin"}}};
   const json listing = {{"tools",

@@ -29,8 +29,10 @@ class RecordingGate final : public CallGate {
 };
 
 Tool echo_tool(std::string name, bool read_only) {
-  Tool tool =
-      make_tool("test", std::move(name), "", {{"type", "object"}, {"additionalProperties", false}}, json(), read_only);
+  Tool tool = make_tool({.owner = "test",
+                         .name = std::move(name),
+                         .input_schema = {{"type", "object"}, {"additionalProperties", false}},
+                         .hints = read_only ? kReads : kDrivesLoads});
   tool.invoke = [](json args, ToolReply reply) { reply(std::move(args)); };
   return tool;
 }
@@ -54,6 +56,18 @@ TEST(CallGate, OnlyActuatingToolsPassItAndTheEmergencyStopNever) {
   EXPECT_EQ(gate.seen, std::vector<std::string>{"write"});
   EXPECT_FALSE(is_emergency_stop("__emergency_stop"));
   EXPECT_FALSE(is_emergency_stop("my_emergency_stop"));
+}
+
+// A bridged device may say its tool only reads; the gate does not take its word.
+TEST(CallGate, AToolOnlyItsDeviceCallsReadOnlyStillPassesIt) {
+  ToolRegistry registry;
+  RecordingGate gate;
+  registry.set_gate(&gate);
+  auto claimed = echo_tool("uno__claims_to_read", false);
+  claimed.annotations = {.read_only = true, .destructive = false, .from = HintsFrom::Device};
+  ASSERT_TRUE(registry.add(std::move(claimed)));
+  call(registry, "uno__claims_to_read", {});
+  EXPECT_EQ(gate.seen, std::vector<std::string>{"uno__claims_to_read"});
 }
 
 TEST(CallGate, ActuatingToolsAcceptDryRunWhichAToolThatDoesNotKnowItNeverSees) {

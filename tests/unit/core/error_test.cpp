@@ -12,17 +12,20 @@ namespace mcpud {
 namespace {
 
 const std::vector<DomainError> kAllDomainErrors = {
-    DomainError::PinNotFound,      DomainError::WrongPinType,     DomainError::SamplingNotEnabled,
-    DomainError::ReadError,        DomainError::WriteError,       DomainError::DeviceDisconnected,
-    DomainError::Timeout,          DomainError::NotAuthorized,    DomainError::UnknownSession,
-    DomainError::PortAlreadyInUse, DomainError::OpenError,        DomainError::Busy,
-    DomainError::TooManyClients,   DomainError::ResourceNotFound, DomainError::InvalidArgument,
-    DomainError::DeviceError,
+    DomainError::PinNotFound,      DomainError::WrongPinType,        DomainError::SamplingNotEnabled,
+    DomainError::ReadError,        DomainError::WriteError,          DomainError::DeviceDisconnected,
+    DomainError::Timeout,          DomainError::NotAuthorized,       DomainError::UnknownSession,
+    DomainError::PortAlreadyInUse, DomainError::OpenError,           DomainError::Busy,
+    DomainError::TooManyClients,   DomainError::ResourceNotFound,    DomainError::InvalidArgument,
+    DomainError::DeviceError,      DomainError::UplinkNotConfigured, DomainError::UplinkNotConnected,
+    DomainError::ReplyTooLarge,    DomainError::RateLimited,         DomainError::OutOfRange,
+    DomainError::Interlock,        DomainError::MinOffTime,          DomainError::ApprovalDenied,
+    DomainError::ApprovalTimeout,  DomainError::EstopActive,
 };
 
 TEST(DomainErrors, ListInThisTestCoversTheWholeEnum) {
-  // DeviceError is the last enumerator; a new one must be added above (and to error.cpp).
-  EXPECT_EQ(kAllDomainErrors.size(), static_cast<std::size_t>(DomainError::DeviceError) + 1);
+  // EstopActive is the last enumerator; a new one must be added above (and to error.cpp).
+  EXPECT_EQ(kAllDomainErrors.size(), static_cast<std::size_t>(DomainError::EstopActive) + 1);
 }
 
 TEST(DomainErrors, CodesAreInTheServerErrorRange) {
@@ -101,6 +104,36 @@ TEST(Error, ProtocolErrorsHaveTheirCodeAndNoNameAsTable) {
     EXPECT_EQ(c.error.code, c.code) << c.error.message;
     EXPECT_TRUE(c.error.name.empty()) << c.error.message;
     EXPECT_EQ(c.error.message.size(), 1u);
+  }
+}
+
+// MCP reserves -32020..-32099 and 2026-07-28 forbids -32002 and -32042: an
+// MCP client gets every domain code out of -32000..-32099, each still unique.
+TEST(ErrorCodes, McpNumbersEveryDomainErrorOutsideTheServerRangeAndKeepsThemApart) {
+  std::set<int> codes;
+  for (const auto kind : kAllDomainErrors) {
+    const auto error = numbered_for(Error::domain(kind, "m"), ErrorCodes::Mcp);
+    EXPECT_EQ(error.name, domain_error_name(kind));
+    if (kind == DomainError::InvalidArgument) {
+      EXPECT_EQ(error.code, rpc_code::kInvalidParams);
+      continue;
+    }
+    EXPECT_EQ(error.code, domain_error_code(kind) + 1000) << error.name;
+    EXPECT_TRUE(error.code > -32000 || error.code < -32099) << error.name;
+    EXPECT_TRUE(codes.insert(error.code).second) << error.name;
+  }
+  EXPECT_EQ(numbered_for(Error::domain(DomainError::ReplyTooLarge, "m"), ErrorCodes::Mcp).code, -31042);
+}
+
+TEST(ErrorCodes, McpuKeepsTheTableAndProtocolOrChosenCodesStayInBoth) {
+  for (const auto kind : kAllDomainErrors) {
+    EXPECT_EQ(numbered_for(Error::domain(kind, "m"), ErrorCodes::Mcpu).code, domain_error_code(kind));
+  }
+  for (const auto codes : {ErrorCodes::Mcpu, ErrorCodes::Mcp}) {
+    EXPECT_EQ(numbered_for(Error::method_not_found("m"), codes).code, rpc_code::kMethodNotFound);
+    // MCP's own code for an unknown resource before 2026-07-28, chosen by the dialect.
+    const Error chosen{-32002, "Resource not found", "RESOURCE_NOT_FOUND"};
+    EXPECT_EQ(numbered_for(chosen, codes).code, -32002);
   }
 }
 

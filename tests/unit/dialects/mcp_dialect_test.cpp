@@ -290,7 +290,14 @@ TEST_F(McpDialect, ToolsList_HidesUserOnlyToolsUnlessAsked) {
   EXPECT_EQ(names(with_user).size(), 5u);
   EXPECT_EQ(with_user["result"]["tools"][3]["annotations"]["audience"], json::array({"user"}));
   EXPECT_EQ(with_user["result"]["tools"][1]["annotations"]["readOnlyHint"], true);
-  EXPECT_FALSE(with_user["result"]["tools"][0].contains("annotations"));
+  // Every hint is written, false ones too: a host reads an absent one as its
+  // cautious default.
+  EXPECT_EQ(with_user["result"]["tools"][0]["annotations"]["readOnlyHint"], false);
+  for (const auto& tool : with_user["result"]["tools"]) {
+    for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
+      EXPECT_TRUE(tool["annotations"][hint].is_boolean()) << tool.dump();
+    }
+  }
 }
 
 TEST_F(McpDialect, ToolsList_PagesWithinTheBudgetAndCursorsResume) {

@@ -19,9 +19,10 @@ namespace mcpud {
 // The argument every actuating tool accepts: check everything, change nothing.
 inline constexpr std::string_view kDryRunArgument = "dry_run";
 
-// Whether calls of `tool` actuate: a tool not annotated read_only, except the
-// emergency stop itself (`emergency_stop`, and a bridged device's own
-// `<device>__emergency_stop`), which anyone may call at any time.
+// Whether calls of `tool` actuate: a tool mcpud does not know to only read (a
+// bridged device saying so is not believed), except the emergency stop itself
+// (`emergency_stop`, and a bridged device's own `<device>__emergency_stop`),
+// which anyone may call at any time.
 bool is_actuating(const Tool& tool);
 // Whether `name` is an emergency stop: emergency_stop or <device>__emergency_stop.
 bool is_emergency_stop(std::string_view name);

@@ -19,8 +19,11 @@ class Dispatcher final : public rpc::MethodHandler {
 
   explicit Dispatcher(ToolRegistry& registry) : registry_(registry) {}
 
-  // Dialect methods take precedence over tools of the same name.
-  void add_method(std::string name, Method method) { methods_[std::move(name)] = std::move(method); }
+  // Dialect methods take precedence over tools of the same name. `codes`: how
+  // the errors of its replies are numbered (tools answer in MCP/U's numbering).
+  void add_method(std::string name, Method method, ErrorCodes codes = ErrorCodes::Mcpu) {
+    methods_[std::move(name)] = {std::move(method), codes};
+  }
 
   // Decides on a request no dialect method serves before the tool of that name
   // gets it: answers it and returns true, or returns false to leave it to the
@@ -29,12 +32,17 @@ class Dispatcher final : public rpc::MethodHandler {
   void on_unrouted(Unrouted unrouted) { unrouted_ = std::move(unrouted); }
 
   void handle(rpc::Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) override;
+  ErrorCodes error_codes(std::string_view method) const override;
 
   ToolRegistry& registry() { return registry_; }
 
  private:
   ToolRegistry& registry_;
-  std::map<std::string, Method, std::less<>> methods_;
+  struct Route {
+    Method method;
+    ErrorCodes codes;
+  };
+  std::map<std::string, Route, std::less<>> methods_;
   Unrouted unrouted_;
 };
 

@@ -74,6 +74,17 @@ struct Error {
 std::string_view domain_error_name(DomainError kind);
 int domain_error_code(DomainError kind);
 
+// Whose numbering the error codes sent to a client follow. MCP/U: the table's
+// (docs/protocol.md). MCP reserves -32020..-32099 for itself and forbids -32002
+// and -32042 (2026-07-28), so an MCP client gets each domain code 1000 up,
+// out of -32000..-32099 (PIN_NOT_FOUND -31001, REPLY_TOO_LARGE -31042).
+enum class ErrorCodes : std::uint8_t { Mcpu, Mcp };
+
+// `error` numbered for a client of `codes`: a domain error still carrying its
+// table code is renumbered; JSON-RPC's own codes, and a code a dialect chose
+// itself (MCP's -32002 for an unknown resource before 2026-07-28), stay.
+Error numbered_for(Error error, ErrorCodes codes);
+
 template <class T>
 using Result = std::expected<T, Error>;
 

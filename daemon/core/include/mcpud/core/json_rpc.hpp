@@ -95,6 +95,8 @@ class MethodHandler {
  public:
   virtual ~MethodHandler() = default;
   virtual void handle(Client& client, std::string_view method, nlohmann::json&& params, ToolReply&& reply) = 0;
+  // The numbering of the error codes in a reply to `method`: its dialect's.
+  virtual ErrorCodes error_codes(std::string_view /*method*/) const { return ErrorCodes::Mcpu; }
 };
 
 // Receives the serialized reply to one line (without the trailing newline). Not

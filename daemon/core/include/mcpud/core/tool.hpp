@@ -17,12 +17,40 @@
 
 namespace mcpud {
 
+// Who set a tool's hints. Only mcpud's own are trusted to decide anything (the
+// safety gate lets a call through unguarded only when mcpud says it reads); a
+// bridged device's are passed on to hosts for what they are.
+enum class HintsFrom : std::uint8_t { Nobody, Mcpud, Device };
+
+// What a call does, for hosts that decide from it whether to ask a person first
+// (MCP's readOnlyHint, destructiveHint, idempotentHint, openWorldHint). The
+// defaults are the MCP specification's, the cautious ones: a tool nobody
+// described may change and overwrite anything, beyond the board.
 struct ToolAnnotations {
-  bool user_only = false;                            // privileged: listed to MCP clients only on request
-  bool read_only = false;                            // never changes the device's state
-  bool destructive = false;                          // may undo or overwrite something irreversibly
+  bool user_only = false;              // privileged: listed to MCP clients only on request
+  bool read_only = false;              // never changes the device's state
+  bool destructive = true;             // a change may overwrite what was there for good (meaningless when read_only)
+  bool idempotent = false;             // calling it again with the same arguments changes nothing more
+  bool open_world = true;              // reaches beyond the board and what mcpud knows of it
+  HintsFrom from = HintsFrom::Nobody;  // Nobody: the hints are the defaults
   std::optional<std::uint32_t> polling_interval_ms;  // suggested auto-call interval
 };
+
+// The hints of the board's own tools, which act on the board alone (closed
+// world). Reads: changes nothing. DrivesLoads: sets an output to what the
+// arguments say, so a repeat changes nothing more, but what the output drives
+// acts in the world and mcpud cannot know it is harmless. Discards: drops what
+// was held (unread serial input), for good; a repeat drops nothing more.
+// TalksToADevice: bytes to a device mcpud does not know (a serial peer, an I2C
+// or SPI chip): what they do, only the device knows, each time anew.
+inline constexpr ToolAnnotations kReads{
+    .read_only = true, .destructive = false, .idempotent = true, .open_world = false, .from = HintsFrom::Mcpud};
+inline constexpr ToolAnnotations kDrivesLoads{
+    .destructive = true, .idempotent = true, .open_world = false, .from = HintsFrom::Mcpud};
+inline constexpr ToolAnnotations kDiscards{
+    .destructive = true, .idempotent = true, .open_world = false, .from = HintsFrom::Mcpud};
+inline constexpr ToolAnnotations kTalksToADevice{
+    .destructive = true, .idempotent = false, .open_world = false, .from = HintsFrom::Mcpud};
 
 using ToolResult = Result<nlohmann::json>;
 // Called exactly once with the tool's result; may be called before invoke returns
@@ -62,6 +90,7 @@ using CallerInvoke = std::function<void(const Caller& caller, nlohmann::json&& a
 
 struct Tool {
   std::string name;
+  std::string title;  // for people: "Write a digital output" (MCP's title)
   std::string description;
   nlohmann::json input_schema = nlohmann::json::object();  // JSON Schema of the arguments
   // JSON Schema (an object) of a successful result, for MCP's outputSchema;
@@ -87,18 +116,27 @@ struct Tool {
   TextInvoke invoke_as_text;
 };
 
-// A tool with what every back room gives: its owner, name, description, the
-// schemas of its arguments and of its result, and whether it only reads. The
-// rest (invoke first of all) is the caller's to fill in.
-inline Tool make_tool(std::string owner, std::string name, std::string description, nlohmann::json input_schema,
-                      nlohmann::json output_schema, bool read_only) {
+// What every back room says of a tool it offers; the rest (invoke first of
+// all) is the caller's to fill in.
+struct ToolDescription {
+  std::string owner;
+  std::string name;
+  std::string title;
+  std::string description;
+  nlohmann::json input_schema;
+  nlohmann::json output_schema;
+  ToolAnnotations hints;  // kReads, kDrivesLoads, ... or a tool's own
+};
+
+inline Tool make_tool(ToolDescription d) {
   Tool tool;
-  tool.owner = std::move(owner);
-  tool.name = std::move(name);
-  tool.description = std::move(description);
-  tool.input_schema = std::move(input_schema);
-  tool.output_schema = std::move(output_schema);
-  tool.annotations.read_only = read_only;
+  tool.owner = std::move(d.owner);
+  tool.name = std::move(d.name);
+  tool.title = std::move(d.title);
+  tool.description = std::move(d.description);
+  tool.input_schema = std::move(d.input_schema);
+  tool.output_schema = std::move(d.output_schema);
+  tool.annotations = d.hints;
   return tool;
 }
 
