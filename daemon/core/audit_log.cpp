@@ -13,13 +13,9 @@ namespace mcpud {
 
 using nlohmann::json;
 
-AuditLog::AuditLog(EventHub& events, std::size_t capacity)
-    : events_(events), capacity_(std::max<std::size_t>(1, capacity)) {}
+AuditLog::AuditLog(EventHub& events, std::size_t capacity) : events_(events), ring_(capacity) {}
 
-void AuditLog::set_capacity(std::size_t capacity) {
-  capacity_ = std::max<std::size_t>(1, capacity);
-  while (ring_.size() > capacity_) ring_.pop_front();
-}
+void AuditLog::set_capacity(std::size_t capacity) { ring_.set_capacity(capacity); }
 
 std::uint64_t AuditLog::append(json record) {
   const auto seq = next_seq_++;
@@ -33,18 +29,16 @@ std::uint64_t AuditLog::append(json record) {
   // the hot path).
   const bool journaled = log::journal_active() && log::journal_send(audit_journal_fields(record));
   if (!journaled && log::enabled(log::Level::Info)) log::info("audit", audit_summary(record));
-  ring_.push_back({seq, record.dump(-1, ' ', false, json::error_handler_t::replace)});
-  if (ring_.size() > capacity_) ring_.pop_front();
+  ring_.keep(seq, record.dump(-1, ' ', false, json::error_handler_t::replace));
   events_.publish({EventKind::Audit, "audit", std::move(record)});
   return seq;
 }
 
 json AuditLog::since(std::uint64_t after) const {
   json records = json::array();
-  for (const auto& kept : ring_) {
-    if (kept.seq > after) records.push_back(json::parse(kept.text, nullptr, false));
-  }
-  const std::uint64_t oldest = ring_.empty() ? next_seq_ : ring_.front().seq;
+  ring_.since(after,
+              [&](std::uint64_t, std::string_view text) { records.push_back(json::parse(text, nullptr, false)); });
+  const std::uint64_t oldest = ring_.oldest(next_seq_);
   const std::uint64_t lost = oldest > after + 1 ? oldest - after - 1 : 0;
   return {{"records", std::move(records)}, {"lost", lost}, {"next_seq", next_seq_}};
 }

@@ -7,15 +7,16 @@
 namespace mcpud {
 
 void RecentEvents::add(std::string source, nlohmann::json data) {
-  data["seq"] = next_seq_++;
-  if (hub_.wanted(kind_)) hub_.publish({kind_, std::move(source), data});
-  entries_.push_back(std::move(data));
-  while (entries_.size() > capacity_) entries_.pop_front();
+  const auto seq = next_seq_++;
+  data["seq"] = seq;
+  entries_.keep(seq, rpc::dump(data));
+  if (hub_.wanted(kind_)) hub_.publish({kind_, std::move(source), std::move(data)});
 }
 
 nlohmann::json RecentEvents::snapshot() const {
   nlohmann::json entries = nlohmann::json::array();
-  for (const auto& entry : entries_) entries.push_back(entry);
+  entries_.since(
+      0, [&](std::uint64_t, std::string_view text) { entries.push_back(nlohmann::json::parse(text, nullptr, false)); });
   return {{"entries", std::move(entries)}, {"next_seq", next_seq_}, {"dropped", next_seq_ - 1 - entries_.size()}};
 }
 

@@ -43,12 +43,22 @@ def mcpud_pid(process):
         return int(children.read().split()[0])
 
 
-def rss_kib(pid):
+def memory_kib(pid):
+    """VmRSS and its parts: RssAnon (the heap and stacks), RssFile (code and
+    other mapped files), in KiB."""
+    parts = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
+            key = line.split(":")[0]
+            if key in ("VmRSS", "RssAnon", "RssFile", "RssShmem"):
+                parts[key] = int(line.split()[1])
+    if "VmRSS" not in parts:
+        raise RuntimeError("no VmRSS")
+    return parts
+
+
+def rss_kib(pid):
+    return memory_kib(pid)["VmRSS"]
 
 
 def percentile(values, fraction):
@@ -282,6 +292,25 @@ def serial_client(stats, connect, pts, stop):
         stats.fail(f"serial {type(error).__name__}: {error}")
 
 
+AUDIT_RECORDS = 1000  # [safety] audit_records, the default the soak's configuration keeps
+
+
+def fill_audit_ring(connect):
+    """Writes the output AUDIT_RECORDS times before the baseline: the audit
+    ring is full on any board in use, and stays full by design, so the RSS
+    check measures what a load leaves beyond it."""
+    sock = connect()
+    reader = sock.makefile("rb")
+    for start in range(0, AUDIT_RECORDS, PIPELINE):
+        batch = range(start, min(start + PIPELINE, AUDIT_RECORDS))
+        sock.sendall(b"".join(json.dumps({"jsonrpc": "2.0", "id": i, "method": "gpio_write",
+                                          "params": {"pin": 2, "value": i % 2 == 0}}).encode() + b"\n"
+                              for i in batch))
+        for _ in batch:
+            reader.readline()
+    sock.close()
+
+
 def write_config(directory, ports, link, pts):
     path = os.path.join(directory, "soak.toml")
     with open(path, "w") as config:
@@ -375,9 +404,11 @@ def main():
             if daemon.poll() is not None or time.monotonic() > deadline:
                 sys.exit(f"soak: mcpud did not start (log: {log.name})")
             time.sleep(0.1)
+    fill_audit_ring(tcp)
     time.sleep(2)  # let it settle before the baseline
     pid = mcpud_pid(daemon)
-    rss_before = rss_kib(pid)
+    memory_before = memory_kib(pid)
+    rss_before = memory_before["VmRSS"]
 
     stop = threading.Event()
     threads, stats = [], []
@@ -421,13 +452,15 @@ def main():
     for thread in threads:
         thread.join(timeout=REPLY_WAIT_S + 5)
     time.sleep(5)  # closed connections release what they held
-    rss_after = rss_kib(pid) if not crashed else 0
+    memory_after = memory_kib(pid) if not crashed else {"VmRSS": 0}
+    rss_after = memory_after["VmRSS"]
     crashed = crashed or daemon.poll() is not None
     daemon.terminate()
     daemon.wait(timeout=20)
 
     figures = {"seconds": round(time.monotonic() - began), "sighups": hups, "replugs": sum(plugs),
-               "rss_kib": {"before": rss_before, "peak": rss_peak, "after": rss_after}, "clients": {}}
+               "rss_kib": {"before": rss_before, "peak": rss_peak, "after": rss_after},
+               "memory_kib": {"before": memory_before, "after": memory_after}, "clients": {}}
     lost = sum(s.lost for s in stats)
     for kind in ("tcp", "unix", "http", "serial", "bridge"):
         mine = [s for s in stats if s.kind == kind]

@@ -101,6 +101,32 @@ TEST(AuditLog, NumbersRecordsAndTellsAReaderWhatTheRingForgot) {
   EXPECT_EQ(audit.since(5)["records"], json::array());
 }
 
+// Records are kept back to back in blocks of text; reading and forgetting
+// across many blocks, and a record larger than a block, lose nothing the
+// ring should still have.
+TEST(AuditLog, AFullRingAcrossManyBlocksReadsBackInOrderAndShrinksOnRequest) {
+  EventHub events;
+  AuditLog audit(events, 500);
+  const std::string padding(200, 'x');
+  for (int i = 0; i < 2000; ++i) audit.append({{"kind", "call"}, {"tool", "write"}, {"arguments", padding}});
+  audit.append({{"kind", "call"}, {"arguments", std::string(100 * 1024, 'y')}});
+  const json all = audit.since(0);
+  EXPECT_EQ(all["lost"], 1501);
+  ASSERT_EQ(all["records"].size(), 500u);
+  for (std::size_t i = 0; i < 500; ++i) ASSERT_EQ(all["records"][i]["seq"], 1502 + i) << i;
+  EXPECT_EQ(all["records"][499]["arguments"].get<std::string>().size(), 100u * 1024);
+  const json recent = audit.since(1900);
+  EXPECT_EQ(recent["lost"], 0);
+  ASSERT_EQ(recent["records"].size(), 101u);
+  EXPECT_EQ(recent["records"][0]["seq"], 1901);
+  EXPECT_EQ(recent["records"][0]["arguments"], padding);
+  audit.set_capacity(2);
+  const json kept = audit.since(0);
+  ASSERT_EQ(kept["records"].size(), 2u);
+  EXPECT_EQ(kept["records"][0]["seq"], 2000);
+  EXPECT_EQ(kept["next_seq"], 2002);
+}
+
 TEST(AuditLog, JournalFieldsCarryEveryKeyUnderMcpudAudit) {
   const auto fields = audit_journal_fields({{"seq", 7}, {"tool", "gpio_write"}, {"arguments", {{"pin", 2}}}});
   const auto value = [&](const std::string& key) {

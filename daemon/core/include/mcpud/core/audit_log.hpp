@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/text_ring.hpp"
 
 namespace mcpud {
 
@@ -31,7 +32,7 @@ class AuditLog {
 
   // Keeps at most `capacity` records from now on (the oldest go first).
   void set_capacity(std::size_t capacity);
-  std::size_t capacity() const { return capacity_; }
+  std::size_t capacity() const { return ring_.capacity(); }
 
   // Adds `record` (an object: kind, tool, outcome, ...) with its "seq" and
   // "time_ms" (Unix epoch) filled in; returns its sequence number.
@@ -43,14 +44,9 @@ class AuditLog {
 
  private:
   EventHub& events_;
-  std::size_t capacity_;
   // Kept as JSON text: a fraction of the memory of the values, for a ring
   // that is read far less often than it is written.
-  struct Kept {
-    std::uint64_t seq;
-    std::string text;
-  };
-  std::deque<Kept> ring_;
+  TextRing ring_;
   std::uint64_t next_seq_ = 1;
 };
 

@@ -12,13 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/text_ring.hpp"
 
 namespace mcpud {
 
 class RecentEvents {
  public:
   // Borrows `hub`; keeps at most `capacity` entries (the oldest go first).
-  RecentEvents(EventHub& hub, EventKind kind, std::size_t capacity) : hub_(hub), kind_(kind), capacity_(capacity) {}
+  RecentEvents(EventHub& hub, EventKind kind, std::size_t capacity) : hub_(hub), kind_(kind), entries_(capacity) {}
 
   // Sets data["seq"], keeps the entry and publishes it (source `source`) when wanted.
   void add(std::string source, nlohmann::json data);
@@ -29,8 +30,7 @@ class RecentEvents {
  private:
   EventHub& hub_;
   EventKind kind_;
-  std::size_t capacity_;
-  std::deque<nlohmann::json> entries_;
+  TextRing entries_;  // as JSON text
   std::uint64_t next_seq_ = 1;
 };
 
