@@ -3,9 +3,13 @@
 # The MCP checks that need Node 22 (npm's `node` package provides it), against
 # the real mcpud:
 #   setup WORKDIR             installs the pinned packages there (npm ci, once per lock file)
-#   conformance WORKDIR MCPUD the official conformance suite against `mcpud --http`: every
-#                             scenario that applies to a device server (docs/mcp.md says
-#                             which do not, and why)
+#   conformance WORKDIR MCPUD the official conformance suite (0.1.16, 2025-11-25) against
+#                             `mcpud --http`: every scenario that applies to a device server
+#                             (docs/mcp.md says which do not, and why)
+#   conformance-2026 WORKDIR MCPUD
+#                             conformance 0.2.0-alpha.12, the 2026-07-28 requirement set:
+#                             everything passes but what node22/conformance-2026-expected-failures.yml
+#                             lists (and says why), which must still fail
 #   inspector WORKDIR MCPUD   MCP Inspector v2 `--strict` on `mcpud --stdio`'s tools/list:
 #                             no schema portability problem at all
 set -euo pipefail
@@ -30,9 +34,9 @@ case "$mode" in
     cp "$here/package-lock.json" "$stamp"
     exit 0
     ;;
-  conformance | inspector) ;;
+  conformance | conformance-2026 | inspector) ;;
   *)
-    echo "usage: $0 setup|conformance|inspector WORKDIR [MCPUD]" >&2
+    echo "usage: $0 setup|conformance|conformance-2026|inspector WORKDIR [MCPUD]" >&2
     exit 2
     ;;
 esac
@@ -70,6 +74,13 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ -n "$address" ] || { echo "mcpud did not start serving HTTP:" >&2; cat "$log" >&2; exit 1; }
+if [ "$mode" = conformance-2026 ]; then
+  runner=(node "$work/node_modules/conformance-2026/dist/index.js")
+  echo "conformance $("${runner[@]}" --version) (2026-07-28) against http://$address/mcp"
+  "${runner[@]}" server --url "http://$address/mcp" --requirements 2026-07-28 \
+    --expected-failures "$here/conformance-2026-expected-failures.yml"
+  exit
+fi
 echo "conformance $(conformance --version) against http://$address/mcp"
 failed=()
 for scenario in "${scenarios[@]}"; do

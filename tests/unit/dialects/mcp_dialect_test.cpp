@@ -126,6 +126,14 @@ TEST_F(McpDialect, Modern_DiscoverNamesVersionsCapabilitiesIdentityAndCaching) {
   EXPECT_EQ(result["cacheScope"], "public");
 }
 
+// The session-free HTTP path has no listen stream yet: its discover promises
+// no notification it could not deliver.
+TEST_F(McpDialect, Modern_DiscoverOverHttpPromisesNoNotifications) {
+  client.caller.door = "http";
+  const auto capabilities = call("server/discover", modern())["result"]["capabilities"];
+  EXPECT_EQ(capabilities, json::parse(R"({"tools":{},"resources":{},"logging":{}})"));
+}
+
 TEST_F(McpDialect, Modern_AnUnsupportedVersionIsRefusedNamingTheSupportedOnes) {
   const auto error =
       call("tools/list", modern({}, {{"io.modelcontextprotocol/protocolVersion", "1900-01-01"}}))["error"];
