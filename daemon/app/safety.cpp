@@ -371,23 +371,43 @@ void Safety::load_latch() {
 // ---- audit records
 
 json Safety::call_record(const GatedCall& call) {
-  return {{"kind", "call"},
-          {"door", call.caller.door},
-          {"peer", call.caller.peer},
-          {"client", call.caller.name},
-          {"session", session_of(call.caller.identity)},
-          {"tool", call.tool->name},
-          {"arguments", call.arguments}};
+  // Members placed one by one: an initializer list would build each as a
+  // two-element array first, on the path of every actuating call.
+  json record(json::value_t::object);
+  auto& members = record.get_ref<json::object_t&>();
+  members.emplace("kind", "call");
+  members.emplace("door", call.caller.door);
+  members.emplace("peer", call.caller.peer);
+  members.emplace("client", call.caller.name);
+  members.emplace("session", session_of(call.caller.identity));
+  members.emplace("tool", call.tool->name);
+  members.emplace("arguments", call.arguments);
+  return record;
 }
 
-ToolReply Safety::audited(json record, ToolReply reply) {
-  return [this, record = std::move(record), reply = std::move(reply)](ToolResult&& result) {
-    json entry = record;
-    entry["outcome"] = outcome_of(result);
-    if (!result) entry["message"] = result.error().message;
-    audit_.append(std::move(entry));
+namespace {
+
+// Completes `record` with the call's outcome and appends it, then answers. A
+// ToolReply is called once, but through a const call operator: the record is
+// mutable so that it moves into the audit rather than being copied on the hot
+// path.
+struct AuditedReply {
+  AuditLog* audit;
+  mutable json record;
+  ToolReply reply;
+
+  void operator()(ToolResult&& result) const {
+    record["outcome"] = outcome_of(result);
+    if (!result) record["message"] = result.error().message;
+    audit->append(std::move(record));
     reply(std::move(result));
-  };
+  }
+};
+
+}  // namespace
+
+ToolReply Safety::audited(json record, ToolReply reply) {
+  return AuditedReply{&audit_, std::move(record), std::move(reply)};
 }
 
 std::uint64_t Safety::session_of(const std::shared_ptr<ClientIdentity>& identity) {

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "journal_state.hpp"
+#include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/log.hpp"
 
 namespace mcpud {
@@ -29,7 +30,10 @@ std::uint64_t AuditLog::append(json record) {
   // the hot path).
   const bool journaled = log::journal_active() && log::journal_send(audit_journal_fields(record));
   if (!journaled && log::enabled(log::Level::Info)) log::info("audit", audit_summary(record));
-  ring_.keep(seq, record.dump(-1, ' ', false, json::error_handler_t::replace));
+  std::string text;
+  text.reserve(256);
+  rpc::append_dump(text, record);  // the fast writer for plain text; nlohmann's dump for the rest
+  ring_.keep(seq, text);
   events_.publish({EventKind::Audit, "audit", std::move(record)});
   return seq;
 }
