@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "mcpud/core/call_cancellation.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/core/regular_file.hpp"
 
@@ -202,6 +203,18 @@ void Safety::wait_for_approval(GatedCall call, ToolReply reply, GateProceed proc
                                                            " ms ([safety] approval_timeout_ms)"),
            "timeout");
   });
+  // The client that asked may leave, or cancel the call, before a human
+  // decides: an approval then would actuate for nobody, with nobody left to
+  // hear the outcome or release what the call drove. The wait ends as denied.
+  if (auto* cancellation = CallCancellation::current()) {
+    cancellation->on_cancel([alive = std::weak_ptr<bool>(alive_), this, id] {
+      if (alive.expired()) return;
+      decide(id,
+             Error::domain(DomainError::ApprovalDenied,
+                           "the client that asked left or cancelled the call (approval " + std::to_string(id) + ")"),
+             "client gone");
+    });
+  }
   auto record = call_record(waiting.call);
   record["kind"] = "approval";
   record["action"] = "requested";

@@ -224,6 +224,31 @@ TEST_F(Safety, TheApprovePinApprovesTheOldestWaitingCall) {
   EXPECT_TRUE(by_pin);
 }
 
+// An agent that asks and then goes away (or cancels) leaves nothing for a
+// human to approve: an approval after it left would drive the output for
+// nobody. The wait ends as denied, in the audit too.
+TEST_F(Safety, AWaitingCallEndsWhenItsClientLeavesOrCancelsIt) {
+  start_daemon();
+  {
+    auto agent = connect();
+    send_call(agent, "gpio_write", {{"pin", 5}, {"value", true}}, 1);
+    wait_for_pending(1);
+  }
+  wait_for_pending(0);
+  auto agent = connect();
+  send_call(agent, "gpio_write", {{"pin", 5}, {"value", true}}, 2);
+  wait_for_pending(1);
+  ASSERT_TRUE(agent.send_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})"));
+  wait_for_pending(0);
+  EXPECT_TRUE(agent.silent_for(300ms)) << "a cancelled request is not answered";
+  EXPECT_EQ(agent.result("gpio_read", {{"pin", 5}})["value"], false);
+  int ended = 0;
+  for (const auto& record : audit_records()) {
+    if (record["kind"] == "approval" && record["action"] == "denied" && record["by"] == "client gone") ++ended;
+  }
+  EXPECT_EQ(ended, 2);
+}
+
 TEST_F(Safety, ACallNobodyApprovesTimesOut) {
   start_daemon({"approval_timeout_ms = 300\n"});
   auto agent = connect();
