@@ -62,8 +62,24 @@ void Safety::apply(const config::SafetyConfig& config) {
     // tools/list sees the board.
     register_tool();
     load_latch();
+    check_estop_pin_at_start();
   }
   if (stop_state_ == StopState::Latched) drive_outputs_safe("the emergency stop is latched");
+}
+
+// An edge is what stops the board while it runs; a button already pressed (or
+// an input that cannot be read) when mcpud starts has no edge to give. Either
+// latches the stop: the fail-safe reading of a safety input.
+void Safety::check_estop_pin_at_start() {
+  if (config_.estop_pin.empty()) return;
+  auto* pin = board_.table().find(std::string_view(config_.estop_pin));
+  if (!pin || !pin->input) return;  // the configuration's check names a missing estop_pin
+  const auto level = pin->input->read();
+  if (!level) {
+    emergency_stop("estop_pin " + config_.estop_pin, "the input cannot be read at start: " + level.error().message);
+  } else if (*level == (config_.estop_active == "high")) {
+    emergency_stop("estop_pin " + config_.estop_pin, "input is " + config_.estop_active + " at start");
+  }
 }
 
 void Safety::stop() {

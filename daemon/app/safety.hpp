@@ -76,6 +76,7 @@ class Safety final : public CallGate, public SafetyControl {
 
   void register_tool();
   void on_event(const Event& event);
+  void check_estop_pin_at_start();
   void on_pin_edge(const std::string& pin, const std::string& type);
   bool needs_approval(const GatedCall& call) const;
   void wait_for_approval(GatedCall call, ToolReply reply, GateProceed proceed);

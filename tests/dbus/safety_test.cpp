@@ -18,6 +18,9 @@ using nlohmann::json;
 
 struct SafetyOptions {
   std::string safety;  // more lines of [safety]
+  // How the simulation drives the e-stop button: looped back from estop_drive,
+  // or held at a level from the start.
+  std::string estop_sim = R"(sim = { mode = "loopback", from = "estop_drive" })";
 };
 
 // The sim board with a heater that needs approval, and two buttons wired
@@ -55,7 +58,7 @@ safe_value = false
 name = "estop_button"
 pin = 7
 type = "digital_input"
-sim = { mode = "loopback", from = "estop_drive" }
+)" + options.estop_sim + R"(
 sampling = { interval_ms = 10, edges = "both" }
 
 [[pins]]
@@ -347,6 +350,18 @@ TEST_F(Safety, TheEstopPinStopsEverything) {
   ASSERT_TRUE(eventually([&] { return safety_state()["estop"]["active"] == true; }, 10s));
   EXPECT_EQ(safety_state()["estop"]["by"], "estop_pin estop_button");
   EXPECT_EQ(agent.result("gpio_read", {{"pin", 2}})["value"], false);
+  EXPECT_TRUE(is_error(agent.call("gpio_write", {{"pin", 2}, {"value", true}}), -32072, "ESTOP_ACTIVE"));
+}
+
+// A button already pressed when mcpud starts gives no edge: the stop is
+// latched from the start, and no output leaves its safe value.
+TEST_F(Safety, AnEstopPinActiveAtStartLatchesTheStop) {
+  start_daemon({.estop_sim = R"(sim = { mode = "constant", level = true })"});
+  const json state = safety_state();
+  EXPECT_EQ(state["estop"]["active"], true) << state.dump();
+  EXPECT_EQ(state["estop"]["by"], "estop_pin estop_button");
+  EXPECT_EQ(state["estop"]["reason"], "input is high at start");
+  auto agent = connect();
   EXPECT_TRUE(is_error(agent.call("gpio_write", {{"pin", 2}, {"value", true}}), -32072, "ESTOP_ACTIVE"));
 }
 
