@@ -58,7 +58,8 @@ safe_value = false
 name = "estop_button"
 pin = 7
 type = "digital_input"
-)" + options.estop_sim + R"(
+)" + options.estop_sim +
+         R"(
 sampling = { interval_ms = 10, edges = "both" }
 
 [[pins]]
