@@ -50,7 +50,8 @@ TEST_P(SerialDeviceTest, ListTools_HasBuiltinsCustomToolsAndPins) {
   for (const auto& t : r["result"]["tools"]) names.push_back(t["name"]);
   EXPECT_EQ(names,
             (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read", "get_info", "get_pin_summary",
-                                      "get_pin_buffer", "get_pin_events", "blink", "uptime"}));
+                                      "get_pin_buffer", "get_pin_events", "blink", "uptime",
+                                      "emergency_stop"}));
   const json blink = r["result"]["tools"][8];
   EXPECT_EQ(blink["inputSchema"]["properties"]["times"]["maximum"], 20);
   EXPECT_EQ(r["result"]["tools"][9]["polling"]["interval_ms"], 10000);
@@ -177,7 +178,7 @@ TEST(SimavrUno, NoSchemasBuild_LeavesInputSchemaOut) {
   SerialDevice device({MCU_SIMAVR_BINARY, MCU_AVR_ELF_NOSCHEMAS});
   const json r = device.client.call(rpc(1, "list_tools"), 20);
   ASSERT_TRUE(r.contains("result"));
-  EXPECT_EQ(r["result"]["tools"].size(), 10u);
+  EXPECT_EQ(r["result"]["tools"].size(), 11u);
   for (const auto& t : r["result"]["tools"]) EXPECT_FALSE(t.contains("inputSchema")) << t["name"];
   EXPECT_EQ(device.client.call(rpc(2, "get_info"))["result"]["schemas"], false);
 }

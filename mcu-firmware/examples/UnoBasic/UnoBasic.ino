@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MCP/U on an Arduino Uno: the LED on pin 13, a sampled analog input on A0, a PWM
-// output, a button with edge events, and two custom tools (one with parameters, one polled).
+// output, a button with edge events, two custom tools (one with parameters, one polled)
+// and the stop a host (mcpud's emergency stop) calls: every output off, the blinking ended.
 #include <McpU.h>
 
 McpDevice mcp("uno-demo", "1.0.0");
@@ -22,6 +23,15 @@ static void blinkTool(McpArgs& args, McpReply& reply) {
 
 static void uptimeTool(McpArgs&, McpReply& reply) { reply.add(F("uptime_ms"), static_cast<unsigned long>(millis())); }
 
+// What the board does on an emergency stop: its outputs to their safe (off)
+// state. Anyone may call it at any time; calling it twice changes nothing more.
+static void emergencyStopTool(McpArgs&, McpReply& reply) {
+  toggles_left = 0;
+  digitalWrite(LED_BUILTIN, LOW);
+  analogWrite(9, 0);
+  reply.add(F("stopped"), true);
+}
+
 static void runBlink() {
   if (toggles_left == 0 || millis() - last_toggle_ms < toggle_every_ms) return;
   last_toggle_ms = millis();
@@ -41,6 +51,7 @@ void setup() {
   };
   mcp.addTool(F("blink"), F("Blink the LED without blocking the device"), blinkParams, blinkTool);
   mcp.addTool(F("uptime"), F("Milliseconds since the device started"), uptimeTool, McpPolling(10000));
+  mcp.addTool(F("emergency_stop"), F("Stop: every output off, blinking ended"), emergencyStopTool);
   mcp.begin(Serial);
 }
 

@@ -176,6 +176,8 @@ sampling = { interval_ms = 10, edges = "both" }
   EXPECT_TRUE(device_->waitFor("pin 13 1", 10)) << "the approved call did not reach the device";
 
   button->result("emergency_stop", {{"reason", "bridge test"}});
+  // The board's stop calls the device's own: its LED, lit by the approved call, goes off.
+  EXPECT_TRUE(device_->waitFor("pin 13 0", 10)) << "the device's emergency_stop was not called";
   EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", kLed}, {"value", false}}), -32072, "ESTOP_ACTIVE"));
   EXPECT_TRUE(is_error(client_->call("uno__gpio_write", {{"pin", kLed}, {"value", false}, {"dry_run", true}}), -32072,
                        "ESTOP_ACTIVE"));
