@@ -50,8 +50,7 @@ TEST_P(SerialDeviceTest, ListTools_HasBuiltinsCustomToolsAndPins) {
   for (const auto& t : r["result"]["tools"]) names.push_back(t["name"]);
   EXPECT_EQ(names,
             (std::vector<std::string>{"gpio_write", "gpio_read", "pwm_write", "adc_read", "get_info", "get_pin_summary",
-                                      "get_pin_buffer", "get_pin_events", "blink", "uptime",
-                                      "emergency_stop"}));
+                                      "get_pin_buffer", "get_pin_events", "blink", "uptime", "emergency_stop"}));
   const json blink = r["result"]["tools"][8];
   EXPECT_EQ(blink["inputSchema"]["properties"]["times"]["maximum"], 20);
   EXPECT_EQ(r["result"]["tools"][9]["polling"]["interval_ms"], 10000);
