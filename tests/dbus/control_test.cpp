@@ -99,6 +99,13 @@ TEST_F(DbusControl, ToolsListsEveryToolWithItsParameters) {
   EXPECT_EQ((*write)["inputSchema"]["properties"]["value"]["type"], "boolean");
   EXPECT_EQ((*write)["annotations"]["owner"], "pins");
   EXPECT_EQ((*write)["annotations"]["user_only"], false);
+  // The hints MCP hosts get, for an operator's view of the same tools.
+  EXPECT_EQ((*write)["annotations"]["title"], "Write a digital output");
+  EXPECT_EQ((*write)["annotations"]["read_only"], false);
+  EXPECT_EQ((*write)["annotations"]["destructive"], true);
+  EXPECT_EQ((*write)["annotations"]["idempotent"], true);
+  EXPECT_EQ((*write)["annotations"]["open_world"], false);
+  EXPECT_EQ((*write)["annotations"]["hints_from"], "mcpud");
 }
 
 TEST_F(DbusControl, ToolsFollowTheConfiguredUserOnlyRule) {

@@ -44,9 +44,15 @@ bool in_admin_group(uid_t uid) {
 }
 
 Dict annotations_of(const Tool& tool, bool user_only) {
+  const auto& hints = tool.annotations;
+  const char* from = hints.from == HintsFrom::Mcpud ? "mcpud" : hints.from == HintsFrom::Device ? "device" : "nobody";
   Dict dict{{"user_only", sdbus::Variant{user_only}},
-            {"read_only", sdbus::Variant{tool.annotations.read_only}},
-            {"destructive", sdbus::Variant{tool.annotations.destructive}},
+            {"read_only", sdbus::Variant{hints.read_only}},
+            {"destructive", sdbus::Variant{hints.destructive}},
+            {"idempotent", sdbus::Variant{hints.idempotent}},
+            {"open_world", sdbus::Variant{hints.open_world}},
+            {"hints_from", sdbus::Variant{std::string(from)}},
+            {"title", sdbus::Variant{tool.title}},
             {"owner", sdbus::Variant{tool.owner}}};
   if (tool.annotations.polling_interval_ms) {
     dict.emplace("polling_interval_ms", sdbus::Variant{*tool.annotations.polling_interval_ms});
