@@ -9,7 +9,7 @@ import { connect } from "node:net";
 import { describe, it, before, after } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { Daemon, MCPUD, MCPUD_STDIO, allTools, lineClient } from "./daemon.mjs";
+import { Daemon, MCPUD, MCPUD_STDIO, allTools, lineClient, waitFor } from "./daemon.mjs";
 
 const MODERN = "2026-07-28";
 
@@ -219,5 +219,26 @@ describe("SDK v2 pinned to 2026-07-28 on Streamable HTTP", () => {
     res = await fetch(url(), { headers: { "MCP-Protocol-Version": MODERN, Accept: "text/event-stream" } });
     assert.equal(res.status, 405, "no GET stream in 2026-07-28");
     assert.equal((await res.json()).error.code, -32600);
+  });
+
+  it("listens on a stream of its own: a pin update, then a tool-set change", async () => {
+    await withClient(new StreamableHTTPClientTransport(url()), async (client) => {
+      const discover = await client.discover();
+      assert.equal(discover.capabilities.tools.listChanged, true, "HTTP serves subscriptions/listen");
+      assert.equal(discover.capabilities.resources.subscribe, true);
+      const seen = { updates: [], toolsChanged: 0 };
+      client.setNotificationHandler("notifications/resources/updated", (n) => seen.updates.push(n.params));
+      client.setNotificationHandler("notifications/tools/list_changed", () => seen.toolsChanged++);
+      const filter = { resourceSubscriptions: ["mcpu://pins/led"], toolsListChanged: true };
+      const subscription = await client.listen(filter);
+      assert.deepEqual(subscription.honoredFilter, filter);
+      await client.callTool({ name: "gpio_write", arguments: { pin: 2, value: true } });
+      await waitFor(() => seen.updates.some((u) => u.uri === "mcpu://pins/led"), "the pin update on the listen stream");
+      assert.ok(seen.updates.every((u) => u.uri === "mcpu://pins/led"), "only the URI asked for");
+      daemon.reload({ sampled: true });
+      await waitFor(() => seen.toolsChanged > 0, "tools/list_changed on the listen stream");
+      await subscription.close();
+      assert.equal(await subscription.closed, "local");
+    });
   });
 });

@@ -75,11 +75,7 @@ Result<std::string> required_string(const json& params, std::string_view key) {
   return owned(required_string_ref(params, key));
 }
 
-// `notifies`: the client's door can carry what changes later (a legacy session's
-// stream, subscriptions/listen on a line transport). The session-free HTTP path
-// serves no listen stream yet, so there mcpud promises no notification.
-json capabilities(bool notifies = true) {
-  if (!notifies) return {{"tools", json::object()}, {"resources", json::object()}, {"logging", json::object()}};
+json capabilities() {
   return {{"tools", {{"listChanged", true}}},
           {"resources", {{"subscribe", true}, {"listChanged", true}}},
           {"logging", json::object()}};
@@ -222,9 +218,9 @@ void install_lifecycle(const Installer& in) {
          });
   // The device name (instructions, serverInfo) changes only on a reload.
   in.add("server/discover", Era::Modern, Caching{kDiscoverTtlMs, "public"},
-         [server](rpc::Client& client, const McpRequest&, json&&, ToolReply&& reply) {
+         [server](rpc::Client&, const McpRequest&, json&&, ToolReply&& reply) {
            reply(json{{"supportedVersions", supported_versions()},
-                      {"capabilities", capabilities(client.caller.door != "http")},
+                      {"capabilities", capabilities()},
                       {"instructions", instructions(*server)}});
          });
 }

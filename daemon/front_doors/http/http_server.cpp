@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
@@ -209,6 +210,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void close() override {
     if (closed_) return;
     closed_ = true;
+    // Nobody is left to answer (a stream cut for its backlog, a failed write):
+    // a call that waits would hold what it waits for, a listen its events.
+    // Later: a cut comes while an event is delivered, to the listen it ends.
+    if (awaiting_reply_)
+      boost::asio::post(stream_.get_executor(), [self = shared_from_this()] { self->cancel_pending_calls(); });
     boost::system::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.close();
@@ -220,6 +226,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   // cut off. A "look again" that still waits unwritten is not queued twice: a
   // stream nobody reads then costs one copy, not one per tool call.
   void send_event(std::string_view message) override {
+    if (!streaming_) begin_event_stream("");
     if (says_look_again(message)) {
       const auto [waiting, fresh] = unwritten_look_agains_.try_emplace(std::string(message), 0);
       if (!fresh) return;
@@ -335,12 +342,17 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     std::vector<std::string> versions = state_->options.modern_protocol_versions;
     versions.insert(versions.end(), state_->options.protocol_versions.rbegin(),
                     state_->options.protocol_versions.rend());
-    const ModernContext context{state_->engine, std::move(versions), state_->options.modern_protocol_versions,
-                                peer_.substr(0, peer_.rfind(':')), state_->options.queue_bytes};
+    const ModernContext context{state_->engine,
+                                std::move(versions),
+                                state_->options.modern_protocol_versions,
+                                peer_.substr(0, peer_.rfind(':')),
+                                state_->options.queue_bytes,
+                                weak_from_this()};
     awaiting_reply_ = true;
     auto client = serve_modern(request, context, [self = shared_from_this()](ModernResponse response) {
       if (self->closed_) return;
       self->awaiting_reply_ = false;
+      if (self->streaming_) return self->end_event_stream(response.body);
       self->stop_watching_peer();
       if (response.sse) return self->send_sse_reply(response.body);
       const auto status = static_cast<http::status>(response.status);
@@ -579,18 +591,34 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                          "GET /mcp needs the Mcp-Session-Id of a live session");
     if (session->has_stream()) return reply_error(http::status::conflict, "This session already has an event stream");
     session->last_used = std::chrono::steady_clock::now();
+    begin_event_stream("Mcp-Session-Id: " + session->id() + "\r\n");
+    session->attach(shared_from_this());
+    read_until_closed();
+  }
+
+  // Answers with an event stream: the headers now, the events as they come,
+  // its end when the connection closes (no length, no chunks).
+  void begin_event_stream(std::string_view extra_headers) {
     streaming_ = true;
     // The kernel's own buffer grows to megabytes on a fast link and would hide a
     // reader that stopped from the queue bound below: keep it small.
     boost::system::error_code ignored;
     stream_.socket().set_option(boost::asio::socket_base::send_buffer_size(kStreamSendBuffer), ignored);
-    queue_raw(
+    std::string head =
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: "
-        "no\r\nConnection: close\r\n"
-        "Mcp-Session-Id: " +
-        session->id() + "\r\n\r\n");
-    session->attach(shared_from_this());
-    read_until_closed();
+        "no\r\nConnection: close\r\n";
+    head += extra_headers;
+    head += "\r\n";
+    queue_raw(head);
+  }
+
+  // A listen answered (mcpud ended it, or the client did): its last event, if
+  // any, then the connection closes.
+  void end_event_stream(std::string_view last) {
+    watching_peer_ = false;  // no cancel(): it would abort the writes still queued
+    if (!last.empty()) queue_raw(sse_event(last));
+    ending_ = true;
+    if (!write_active_) close();
   }
 
   void handle_delete() {
@@ -717,7 +745,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                std::erase_if(self->unwritten_look_agains_, [&](const auto& waiting) {
                                  return waiting.second <= self->written_bytes_;
                                });
-                               if (!self->outgoing_.empty()) self->write_more();
+                               if (!self->outgoing_.empty()) return self->write_more();
+                               if (self->ending_) self->close();
                              });
   }
 
@@ -741,6 +770,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   std::vector<nlohmann::json> pending_ids_;    // the POST's request ids
   bool watching_peer_ = false;                 // watch_peer_while_waiting has a wait pending
   unsigned watch_generation_ = 0;              // tells a cancelled wait from the current one
+  bool ending_ = false;                        // the event stream closes once its queue is written
   bool closed_ = false;
 };
 

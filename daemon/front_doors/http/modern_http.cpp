@@ -19,11 +19,18 @@ constexpr int kUnsupportedVersion = -32022;
 constexpr std::string_view kMetaVersion = "io.modelcontextprotocol/protocolVersion";
 constexpr std::string_view kMetaCapabilities = "io.modelcontextprotocol/clientCapabilities";
 
-// The client a request is served as: it has no session, and nothing is pushed
-// to it (mcpud sends no request-scoped notifications).
+// The client a request is served as: it has no session. Only a
+// subscriptions/listen request is given a stream, which its notifications go
+// to; mcpud sends no request-scoped notifications on any other.
 class RequestClient final : public rpc::Client {
  public:
-  void push(std::string) override {}
+  explicit RequestClient(std::weak_ptr<EventStream> stream = {}) : stream_(std::move(stream)) {}
+  void push(std::string message) override {
+    if (const auto stream = stream_.lock()) stream->send_event(message);
+  }
+
+ private:
+  std::weak_ptr<EventStream> stream_;
 };
 
 ModernResponse refusal(unsigned status, const json& id, Error error) {
@@ -173,15 +180,10 @@ std::shared_ptr<rpc::Client> serve_modern(const ModernRequest& request, const Mo
     done(std::move(*refused));
     return nullptr;
   }
-  // Its stream would need an open SSE response per listen: not served over HTTP
-  // yet (docs/mcp.md); the line transports serve it.
-  if (message["method"] == "subscriptions/listen") {
-    done(refusal(404, id,
-                 Error::method_not_found("Method not found: subscriptions/listen is served on mcpud's line transports "
-                                         "(stdio, unix socket, TCP), not yet over HTTP")));
-    return nullptr;
-  }
-  auto client = std::make_shared<RequestClient>();
+  // A listen's notifications are the response's SSE events, from its
+  // acknowledgement on; it ends when the client closes the stream.
+  const bool listens = message["method"] == "subscriptions/listen";
+  auto client = std::make_shared<RequestClient>(listens ? context.stream : std::weak_ptr<EventStream>());
   client->caller.identity = std::make_shared<ClientIdentity>(ClientIdentity::Lifetime::OneRequest);
   client->caller.door = "http";
   client->caller.peer = context.peer;

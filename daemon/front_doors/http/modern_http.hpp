@@ -2,9 +2,9 @@
 // The session-free path of Streamable HTTP (MCP 2026-07-28): one POST carries
 // one JSON-RPC request, whose MCP-Protocol-Version, Mcp-Method and Mcp-Name
 // headers must agree with its body; no session, no GET stream. A function of
-// the request and a context, apart from the connection, so unit tests call it
-// without sockets (as Boost.Beast's examples keep handle_request apart from
-// the session). Event loop only.
+// the request and a context, apart from the connection (a listen's events go
+// to the context's stream), so unit tests call it without sockets (as Boost.Beast's examples keep handle_request apart
+// from the session). Event loop only.
 #pragma once
 
 #include <functional>
@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "http_session.hpp"
 #include "mcpud/core/json_rpc.hpp"
 
 namespace mcpud::http {
@@ -41,6 +42,9 @@ struct ModernContext {
   std::vector<std::string> modern;    // those a request may name in MCP-Protocol-Version and _meta
   std::string peer;                   // the client's address, the caller's peer
   std::size_t reply_bytes_limit = 0;  // what one reply may take (HttpOptions::queue_bytes)
+  // Where a subscriptions/listen's notifications go: the connection, whose
+  // response becomes an event stream at the first of them.
+  std::weak_ptr<EventStream> stream;
 };
 
 using ModernDone = std::move_only_function<void(ModernResponse) const>;

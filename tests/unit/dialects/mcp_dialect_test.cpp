@@ -128,10 +128,15 @@ TEST_F(McpDialect, Modern_DiscoverNamesVersionsCapabilitiesIdentityAndCaching) {
 
 // The session-free HTTP path has no listen stream yet: its discover promises
 // no notification it could not deliver.
-TEST_F(McpDialect, Modern_DiscoverOverHttpPromisesNoNotifications) {
-  client.caller.door = "http";
-  const auto capabilities = call("server/discover", modern())["result"]["capabilities"];
-  EXPECT_EQ(capabilities, json::parse(R"({"tools":{},"resources":{},"logging":{}})"));
+TEST_F(McpDialect, Modern_DiscoverPromisesTheNotificationsListenDeliversOnEveryDoor) {
+  for (const auto* door : {"http", "unix", "tcp", "stdio"}) {
+    client.caller.door = door;
+    const auto capabilities = call("server/discover", modern())["result"]["capabilities"];
+    EXPECT_EQ(capabilities,
+              json::parse(R"({"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},)"
+                          R"("logging":{}})"))
+        << door;
+  }
 }
 
 TEST_F(McpDialect, Modern_AnUnsupportedVersionIsRefusedNamingTheSupportedOnes) {

@@ -18,10 +18,25 @@ class ScriptedMethods final : public rpc::MethodHandler {
     ++calls;
     if (method == "tools/call") return reply(json{{"resultType", "complete"}, {"called", params["name"]}});
     if (method == "tools/list") return reply(json{{"resultType", "complete"}, {"tools", json::array()}});
+    // Notifies now and answers when told: a listen that runs until it ends.
+    if (method == "subscriptions/listen" || method == "tools/list_notifying") {
+      client.notify("notifications/subscriptions/acknowledged", json::object());
+      pending = std::make_shared<ToolReply>(std::move(reply));
+      return;
+    }
     reply(std::unexpected(Error::method_not_found("Method not found: " + std::string(method))));
   }
   std::string seen_peer;
   int calls = 0;
+  std::shared_ptr<ToolReply> pending;
+};
+
+// The connection as a listen sees it: where its events go.
+class CollectedStream final : public EventStream {
+ public:
+  void send_event(std::string_view message) override { events.emplace_back(message); }
+  void close() override {}
+  std::vector<std::string> events;
 };
 
 class ModernHttp : public ::testing::Test {
@@ -115,12 +130,40 @@ TEST_F(ModernHttp, MissingMetaKeysAreInvalidParams) {
 }
 
 TEST_F(ModernHttp, AnUnknownOrRemovedMethodIs404WithMethodNotFound) {
-  for (const char* method : {"initialize", "ping", "no/such", "subscriptions/listen"}) {
+  for (const char* method : {"initialize", "ping", "no/such"}) {
     const auto response = serve(body(method), method);
     EXPECT_EQ(response.status, 404u) << method;
     EXPECT_EQ(error_of(response)["code"], -32601);
     EXPECT_EQ(json::parse(response.body)["id"], 7);
   }
+}
+
+TEST_F(ModernHttp, AListensNotificationsGoToTheStreamAndItsEndAnswersOnce) {
+  const auto stream = std::make_shared<CollectedStream>();
+  context.stream = stream;
+  std::vector<ModernResponse> responses;
+  const auto client = serve_modern({body("subscriptions/listen").dump(), "2026-07-28", "subscriptions/listen",
+                                    std::nullopt, "application/json, text/event-stream"},
+                                   context, [&](ModernResponse r) { responses.push_back(std::move(r)); });
+  ASSERT_TRUE(client) << "a listen is a call the connection can cancel";
+  ASSERT_EQ(stream->events.size(), 1u);
+  EXPECT_EQ(json::parse(stream->events[0])["method"], "notifications/subscriptions/acknowledged");
+  EXPECT_TRUE(responses.empty()) << "a listen is answered when it ends, not when it opens";
+  (*methods.pending)(json{{"resultType", "complete"}});
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(json::parse(responses[0].body)["result"]["resultType"], "complete");
+}
+
+TEST_F(ModernHttp, NoOtherRequestPushesToTheStream) {
+  const auto stream = std::make_shared<CollectedStream>();
+  context.stream = stream;
+  std::vector<ModernResponse> responses;
+  serve_modern({body("tools/list_notifying").dump(), "2026-07-28", "tools/list_notifying", std::nullopt,
+                "application/json, text/event-stream"},
+               context, [&](ModernResponse r) { responses.push_back(std::move(r)); });
+  EXPECT_TRUE(stream->events.empty()) << "mcpud sends no request-scoped notifications";
+  (*methods.pending)(json{{"resultType", "complete"}});
+  EXPECT_EQ(responses.size(), 1u);
 }
 
 TEST_F(ModernHttp, OneRequestPerPostAndEveryRefusalIsAJsonRpcError) {
