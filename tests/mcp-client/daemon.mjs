@@ -108,9 +108,14 @@ export class Daemon {
     writeFileSync(this.configPath, configText(options));
   }
 
+  // Writes the configuration with `extra` (for a daemon started elsewhere, e.g. mcpud --stdio).
+  writeConfig() {
+    writeFileSync(this.configPath, configText({ ...this.options, extra: this.extra ?? "" }));
+  }
+
   // Spawns mcpud and waits until its unix socket (and HTTP port, if asked) is up.
   async start() {
-    writeFileSync(this.configPath, configText({ ...this.options, extra: this.extra ?? "" }));
+    this.writeConfig();
     this.process = spawn(MCPUD, ["--config", this.configPath, "--unix", this.socketPath], { stdio: ["ignore", "ignore", "pipe"] });
     this.process.stderr.on("data", (chunk) => (this.stderr += chunk));
     // The socket file exists from bind(); connections are taken from listen(), which the log line follows.

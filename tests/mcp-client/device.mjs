@@ -15,7 +15,10 @@ export function startDevice({ discoveryDelayMs = 0 } = {}) {
     description: `${name} of the test device`,
     inputSchema: { type: "object", properties: { text: { type: "string" } } },
   });
+  const sockets = new Set();
   const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
     let buffered = "";
     socket.on("error", () => {});
     socket.on("data", (chunk) => {
@@ -33,7 +36,19 @@ export function startDevice({ discoveryDelayMs = 0 } = {}) {
       }
     });
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+  // Unplugged: the connection drops and nothing answers on the port until replugged.
+  server.unplug = () =>
+    new Promise((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  server.replug = () => new Promise((resolve) => server.listen(server.port, "127.0.0.1", resolve));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      server.port = server.address().port;
+      resolve(server);
+    }),
+  );
 }
 
 // A pty pair from socat: mcpud opens `ttyDut`, the test plays the device on `ttyPeer`.

@@ -5,38 +5,13 @@
 // HTTP's session-free path; the same client in
 // `auto` mode finds the modern era too, and in `legacy` mode still initializes.
 import assert from "node:assert/strict";
-import { connect } from "node:net";
 import { describe, it, before, after } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Daemon, MCPUD, MCPUD_STDIO, allTools, lineClient, waitFor } from "./daemon.mjs";
+import { UnixSocketTransport } from "./unix-transport.mjs";
 
 const MODERN = "2026-07-28";
-
-// The SDK's Transport over a unix socket: one JSON-RPC message per line, as on stdio.
-class UnixSocketTransport {
-  constructor(path) {
-    this.path = path;
-  }
-  async start() {
-    this.socket = connect({ path: this.path });
-    await new Promise((resolve, reject) => this.socket.once("connect", resolve).once("error", reject));
-    let partial = "";
-    this.socket.on("data", (chunk) => {
-      const lines = (partial + chunk).split("\n");
-      partial = lines.pop();
-      for (const line of lines) if (line) this.onmessage?.(JSON.parse(line));
-    });
-    this.socket.on("close", () => this.onclose?.());
-    this.socket.on("error", (e) => this.onerror?.(e));
-  }
-  async send(message) {
-    this.socket.write(JSON.stringify(message) + "\n");
-  }
-  async close() {
-    this.socket.end();
-  }
-}
 
 async function connected(transport, mode = { pin: MODERN }) {
   const client = new Client({ name: "mcpud-modern-test", version: "1.0.0" }, { versionNegotiation: { mode } });

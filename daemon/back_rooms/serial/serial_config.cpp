@@ -24,6 +24,7 @@ const char* const kSerialConfigSchema = R"json({
     "buffer_bytes_total": {"type": "integer", "minimum": 256, "maximum": 1073741824, "default": 16777216},
     "max_sessions": {"type": "integer", "minimum": 1, "maximum": 256, "default": 16},
     "share_sessions": {"type": "boolean", "default": false},
+    "stateless_idle_ms": {"type": "integer", "minimum": 1000, "maximum": 86400000, "default": 600000},
     "newline": {"type": "string", "enum": ["\n", "\r\n", "\r"], "default": "\n"},
     "sysfs_root": {"type": "string", "minLength": 1, "default": "/sys"},
     "dev_root": {"type": "string", "minLength": 1, "default": "/dev"},
@@ -62,8 +63,8 @@ std::vector<std::string> split_globs(std::string_view text) {
 
 // Every key but allowed_ports, read by name.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SerialConfig, enabled, default_baud, default_timeout_ms, log_level, ports,
-                                   buffer_bytes, buffer_bytes_total, max_sessions, share_sessions, newline, sysfs_root,
-                                   dev_root, hotplug)
+                                   buffer_bytes, buffer_bytes_total, max_sessions, share_sessions, stateless_idle_ms,
+                                   newline, sysfs_root, dev_root, hotplug)
 
 SerialConfig parse_config(const nlohmann::json& t) {
   auto c = t.get<SerialConfig>();

@@ -70,6 +70,7 @@ Result<void> SerialService::check_capacity(const OpenRequest& request) const {
 Result<std::shared_ptr<SerialSession>> SerialService::open(const OpenRequest& request,
                                                            const std::shared_ptr<ClientIdentity>& owner) {
   const std::string port = port_path(request.port);
+  close_unused_stateless();
   auto device = check_port(config_, port);
   if (!device) return std::unexpected(device.error());
   if (auto holder = session_for_device(device->path)) {
@@ -85,7 +86,8 @@ Result<std::shared_ptr<SerialSession>> SerialService::open(const OpenRequest& re
   const auto baud = opened->settings.baud;
   SessionOptions options{new_session_id(),    port, device->path, opened->settings, request.timeout, request.newline,
                          request.buffer_bytes};
-  options.owned = owner && !config_.share_sessions;
+  options.stateless = owner && owner->lasts_one_request() && !config_.share_sessions;
+  options.owned = owner && !config_.share_sessions && !options.stateless;
   if (options.owned) options.owner = owner;
   auto session = std::make_shared<SerialSession>(io_, std::move(opened->fd), std::move(options), events_);
   session->start();
@@ -125,7 +127,20 @@ Result<std::shared_ptr<SerialSession>> SerialService::find(std::string_view id,
     return std::unexpected(Error::domain(
         DomainError::UnknownSession, "no serial session with id '" + std::string(id) + "' (see serial_list_sessions)"));
   }
+  it->second->mark_used();
   return it->second;
+}
+
+void SerialService::close_unused_stateless() {
+  const auto limit = std::chrono::milliseconds(config_.stateless_idle_ms);
+  const auto now = std::chrono::steady_clock::now();
+  auto ids = order_;
+  for (const auto& id : ids) {
+    const auto& session = *sessions_.at(id);
+    if (!session.options().stateless || session.pending_reads() > 0 || now - session.last_used() < limit) continue;
+    log::info("session ", id, ": unused for ", config_.stateless_idle_ms, " ms by the stateless client that opened it");
+    close(id);
+  }
 }
 
 std::size_t SerialService::buffer_bytes_in_use() const {

@@ -126,7 +126,9 @@ void SerialSession::publish_event(EventKind kind, std::string source, nlohmann::
 }
 
 bool SerialSession::usable_by(const std::shared_ptr<ClientIdentity>& who) const {
-  if (!who || !options_.owned) return true;
+  if (!who) return true;
+  if (options_.stateless) return who->lasts_one_request();
+  if (!options_.owned) return true;
   return options_.owner.lock() == who;
 }
 

@@ -123,6 +123,7 @@ const Fields<Config>& config_fields() {
       {"/serial/buffer_bytes_total", [](const Config& c) -> json { return c.serial.buffer_bytes_total; }},
       {"/serial/max_sessions", [](const Config& c) -> json { return c.serial.max_sessions; }},
       {"/serial/share_sessions", [](const Config& c) -> json { return c.serial.share_sessions; }},
+      {"/serial/stateless_idle_ms", [](const Config& c) -> json { return c.serial.stateless_idle_ms; }},
       {"/serial/newline", [](const Config& c) -> json { return c.serial.newline; }},
       {"/serial/sysfs_root", [](const Config& c) -> json { return c.serial.sysfs_root; }},
       {"/serial/dev_root", [](const Config& c) -> json { return c.serial.dev_root; }},

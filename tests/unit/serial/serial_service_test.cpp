@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 
 #include <boost/asio/io_context.hpp>
 
@@ -89,6 +90,25 @@ TEST_F(SerialServiceOnPtys, SharedSessionsAreEveryonesAndStay) {
   alice.reset();
   io_.run_for(50ms);
   EXPECT_TRUE(service_->find((*opened)->options().id, std::make_shared<ClientIdentity>()));
+}
+
+TEST_F(SerialServiceOnPtys, AStatelessRequestsSessionIsEveryStatelessRequestsAndClosesWhenUnused) {
+  auto config = default_config();
+  config.stateless_idle_ms = 1000;
+  start(config);
+  const auto stateless = [] { return std::make_shared<ClientIdentity>(ClientIdentity::Lifetime::OneRequest); };
+  auto opened = open(stateless());  // its request ended at once: the identity is gone
+  ASSERT_TRUE(opened) << opened.error().message;
+  const auto id = (*opened)->options().id;
+  io_.run_for(50ms);
+  EXPECT_TRUE(service_->find(id, stateless())) << "a later stateless request may use it";
+  EXPECT_FALSE(service_->find(id, std::make_shared<ClientIdentity>())) << "a connection's client may not";
+  EXPECT_EQ(service_->sessions(stateless()).size(), 1u);
+
+  std::this_thread::sleep_for(1100ms);
+  EXPECT_TRUE(open(std::make_shared<ClientIdentity>()));  // the next open closes what was left unused
+  EXPECT_FALSE(service_->find(id, stateless()));
+  EXPECT_EQ((*opened)->state(), SessionState::Closed);
 }
 
 TEST_F(SerialServiceOnPtys, OnlyTheOwnerHearsItsSessionsData) {

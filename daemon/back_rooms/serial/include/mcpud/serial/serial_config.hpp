@@ -35,6 +35,9 @@ struct SerialConfig {
   std::size_t buffer_bytes_total{};  // every session's ring buffer together
   std::size_t max_sessions{};
   bool share_sessions{};  // false: a session is its opener's alone, and closes when its opener goes
+  // A session a stateless request opened (MCP 2026-07-28 over HTTP, whose end
+  // says nothing of its client) closes after this long unused instead.
+  std::uint32_t stateless_idle_ms{};
   std::string newline;
   std::string sysfs_root;  // where ports are enumerated from
   std::string dev_root;

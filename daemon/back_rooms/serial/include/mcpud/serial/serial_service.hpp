@@ -48,6 +48,8 @@ class SerialService {
 
   // Opens a session for `owner` (a client's identity; null: the daemon itself,
   // whose sessions are everyone's), unless share_sessions makes it everyone's.
+  // A stateless request's session is every stateless request's, and closes
+  // after stateless_idle_ms unused (at the next open, which may need its room).
   // Errors: NOT_AUTHORIZED (not an allowed serial port: port_access.hpp),
   // PORT_ALREADY_IN_USE, OPEN_ERROR, INVALID_ARGUMENT (settings the port
   // refuses), BUSY (too many sessions, or buffers past buffer_bytes_total).
@@ -73,6 +75,7 @@ class SerialService {
   // Closes the session when `owner` goes away (the hook is one per owner).
   void close_with_owner(const std::shared_ptr<ClientIdentity>& owner);
   void close_orphans();
+  void close_unused_stateless();
   void device_removed(const std::string& devnode);
   void forget_old_disconnected();
 

@@ -71,6 +71,9 @@ struct SessionOptions {
   // once the client went away); unset with `owned` false: every client's.
   std::weak_ptr<const ClientIdentity> owner;
   bool owned = false;
+  // Opened by a stateless request: every stateless request's (its id, 122
+  // random bits, is the handle), none of a connection's; closed when unused.
+  bool stateless = false;
 };
 
 struct SessionCounters {
@@ -137,6 +140,9 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   bool usable_by(const std::shared_ptr<ClientIdentity>& who) const;
   // It belongs to a client that went away.
   bool orphaned() const { return options_.owned && options_.owner.expired(); }
+  // When a client last found it (SerialService::find), or opened it.
+  std::chrono::steady_clock::time_point last_used() const { return last_used_; }
+  void mark_used() { last_used_ = std::chrono::steady_clock::now(); }
 
  private:
   struct Waiter;
@@ -184,6 +190,7 @@ class SerialSession : public std::enable_shared_from_this<SerialSession> {
   SessionCounters counters_;
   std::uint64_t lost_reported_ = 0;
   std::chrono::system_clock::time_point opened_at_ = std::chrono::system_clock::now();
+  std::chrono::steady_clock::time_point last_used_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace mcpud::serial
