@@ -418,6 +418,40 @@ TEST_F(DbusControl, BashCompletionOffersToolsAndTheirParameters) {
   EXPECT_EQ(complete("mcpuctl --bus=session call pwm_write f", 4), "frequency_hz=\n");
 }
 
+// What `mcpuctl --help` and each command's --help name (the binary's own word,
+// from CLI11): every command and every option in mcpuctl(1).
+TEST(CtlManual, NamesEveryCommandAndOptionTheHelpDoes) {
+  std::ifstream file(MCPUCTL_MANUAL);
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string manual = text.str();
+  const auto listed = [](const std::string& help, const std::string& section) {
+    std::vector<std::string> names;
+    const auto start = help.find(section + ":\n");
+    if (start == std::string::npos) return names;
+    std::istringstream lines(help.substr(start + section.size() + 2));
+    static const std::regex entry(R"(^  (?:-\w,)?(--?[\w-]+|[a-z][\w-]*)\b)");
+    std::smatch found;
+    for (std::string line; std::getline(lines, line) && !line.empty();)
+      if (std::regex_search(line, found, entry) && found[1] != "-h" && found[1] != "--help") names.push_back(found[1]);
+    return names;
+  };
+  const auto roff = [](std::string option) {  // --reset is written \-\-reset
+    for (std::size_t at = 0; (at = option.find('-', at)) != std::string::npos; at += 2) option.insert(at, "\\");
+    return option;
+  };
+  const auto commands = listed(run_ctl({"--help"}).out, "Subcommands");
+  ASSERT_GE(commands.size(), 15u) << "the help lists the commands no longer as this test reads them";
+  for (const auto& command : commands) {
+    EXPECT_TRUE(std::regex_search(manual, std::regex("\n\\.B[IR]? \"?" + command + "\\b")))
+        << "mcpuctl(1) has no entry for the command " << command;
+    for (const auto& option : listed(run_ctl({command, "--help"}).out, "Options"))
+      EXPECT_NE(manual.find(roff(option)), std::string::npos) << "mcpuctl(1) does not name " << command << " " << option;
+  }
+  for (const auto& option : listed(run_ctl({"--help"}).out, "Options"))
+    EXPECT_NE(manual.find(roff(option)), std::string::npos) << "mcpuctl(1) does not name " << option;
+}
+
 TEST_F(DbusControl, LosingTheBusLeavesMcpUClientsServed) {
   start_daemon();
   auto client = LineClient::connect_tcp(port_, 5s);
