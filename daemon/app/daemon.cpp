@@ -159,7 +159,8 @@ struct Daemon::Wiring {
        [this] { return uplinks.status(); }, [this] { return bridges.status(registry); },
        [this] { return doors.token_required(); }, [this] { return bus_transfers.describe(bus_settings); }},
       *activity,
-      log_tail};
+      log_tail,
+      &safety};
   StatusFeed status_feed{io, events, [this] { return daemon_resources.status(); }};
 
   // The operator's interface; a bus that cannot be had is reported, not fatal:
@@ -194,7 +195,7 @@ struct Daemon::Wiring {
                     [this](std::string_view id, const Caller& caller) {
                       return serial_ports && serial_ports->find(id, caller.identity).has_value();
                     },
-                    [this] { return bridges.discovery_settled(); }, &daemon_resources},
+                    [this] { return bridges.discovery_settled(); }, &daemon_resources, &safety},
                    options.mcp};
   uplinks::UplinkSet uplinks{{io, registry, dispatcher, engine, events, config.uplink, [this] { return config.device; },
                               [this] {

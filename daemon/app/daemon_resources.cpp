@@ -13,7 +13,7 @@ struct Resource {
   std::string_view name;
   std::string_view description;
 };
-constexpr std::array<Resource, 4> kResources = {{
+constexpr std::array<Resource, 5> kResources = {{
     {"status",
      "The daemon: device, version, uptime, listeners, connected clients, uplinks and bridges; subscribe for each "
      "change"},
@@ -22,6 +22,9 @@ constexpr std::array<Resource, 4> kResources = {{
     {"buses",
      "The configured I2C and SPI devices: what each is, what clients may do with it, whether a kernel driver owns "
      "it, and the last transfer a client made with it; subscribe for each new one"},
+    {"safety",
+     "The emergency stop's state and the calls waiting for a human's approval (tool, caller, expiry; their arguments "
+     "only where a human decides); subscribe for each change"},
 }};
 
 }  // namespace
@@ -50,6 +53,7 @@ Result<json> DaemonResources::read(std::string_view uri) const {
   if (name == "activity") return activity_.snapshot();
   if (name == "log") return log_.snapshot();
   if (name == "buses") return ctx_.buses();
+  if (name == "safety" && safety_) return without_arguments(safety_->state());
   auto missing = Error::domain(DomainError::ResourceNotFound, "Resource not found: " + std::string(uri));
   missing.uri = uri;
   return std::unexpected(std::move(missing));

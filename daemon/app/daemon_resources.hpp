@@ -2,7 +2,8 @@
 // The daemon's own MCP resources, beside the pins: mcpu://daemon/status (what
 // runs, who is connected, how to connect), mcpu://daemon/activity (the calls of
 // every client), mcpu://daemon/log (the log tail) and mcpu://daemon/buses (the
-// configured I2C and SPI devices with their last transfers). All can be
+// configured I2C and SPI devices with their last transfers), mcpu://daemon/safety
+// (the e-stop and the calls waiting for approval). All can be
 // subscribed to (the status through StatusFeed). What the dashboard shows beyond tools and pins. Event loop only.
 #pragma once
 
@@ -16,6 +17,7 @@
 #include "mcpud/core/activity_log.hpp"
 #include "mcpud/core/error.hpp"
 #include "mcpud/core/log_tail.hpp"
+#include "mcpud/core/safety_control.hpp"
 
 namespace mcpud::app {
 
@@ -36,9 +38,10 @@ class DaemonResources {
     std::function<nlohmann::json()> buses;      // {i2c: [...], spi: [...]}: buses::LastTransfers::describe
   };
 
-  // Borrows `activity` and `log`; they must outlive this object.
-  DaemonResources(Context context, const ActivityLog& activity, const LogTail& log)
-      : ctx_(std::move(context)), activity_(activity), log_(log) {}
+  // Borrows `activity`, `log` and `safety` (nullable: no mcpu://daemon/safety
+  // to read); they must outlive this object.
+  DaemonResources(Context context, const ActivityLog& activity, const LogTail& log, const SafetyControl* safety)
+      : ctx_(std::move(context)), activity_(activity), log_(log), safety_(safety) {}
 
   // resources/list entries, marked for the user (audience) rather than the model.
   nlohmann::json list() const;
@@ -53,6 +56,7 @@ class DaemonResources {
   Context ctx_;
   const ActivityLog& activity_;
   const LogTail& log_;
+  const SafetyControl* safety_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 

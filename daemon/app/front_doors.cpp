@@ -234,6 +234,8 @@ http::HttpOptions FrontDoors::http_options(const config::Config& config) const {
                            ctx_.limits.queue_bytes};
   for (const auto version : dialects::kMcpVersions) wanted.protocol_versions.emplace_back(version);
   for (const auto version : dialects::kModernMcpVersions) wanted.modern_protocol_versions.emplace_back(version);
+  wanted.dashboard_token = http.dashboard_token;
+  wanted.safety = ctx_.safety;
   return wanted;
 }
 

@@ -21,6 +21,7 @@
 #include "mcp_options.hpp"
 #include "mcpud/core/dispatcher.hpp"
 #include "mcpud/core/event_hub.hpp"
+#include "mcpud/core/safety_control.hpp"
 #include "mcpud/transports/session.hpp"
 
 namespace mcpud::pins {
@@ -62,6 +63,7 @@ class FrontDoors {
     std::function<bool(std::string_view session_id, const Caller& caller)> serial_session_exists;
     std::function<bool()> bridges_settled;    // every configured bridge finished its first discovery
     const DaemonResources* daemon = nullptr;  // mcpu://daemon/... resources, when offered
+    SafetyControl* safety = nullptr;          // the dashboard's safety controls act on it
   };
 
   FrontDoors(Context context, McpOptions options);

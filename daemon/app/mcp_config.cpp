@@ -34,6 +34,7 @@ void add_mcp_schema(json& schema) {
     "properties": {
       "listen": {"type": "string", "default": ""},
       "token": {"type": "string", "default": ""},
+      "dashboard_token": {"type": "string", "default": ""},
       "allowed_origins": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
       "allowed_hosts": {"type": "array", "items": {"type": "string"}, "default": []},
       "max_sessions": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
@@ -64,6 +65,12 @@ std::expected<McpSections, std::string> parse_mcp_sections(const json& document)
   const auto& http = document.at("http");
   out.http.listen = http.at("listen").get<std::string>();
   out.http.token = http.at("token").get<std::string>();
+  out.http.dashboard_token = http.at("dashboard_token").get<std::string>();
+  // The MCP token is an agent's: with it, an agent could approve its own calls.
+  if (!out.http.dashboard_token.empty() && out.http.dashboard_token == out.http.token)
+    return std::unexpected(
+        "http.dashboard_token: must differ from http.token (an MCP client holding that one could approve its own "
+        "calls)");
   out.http.allowed_origins = http.at("allowed_origins").get<std::vector<std::string>>();
   out.http.allowed_hosts = http.at("allowed_hosts").get<std::vector<std::string>>();
   if (auto checked = http::check_allowed_hosts(out.http.allowed_hosts); !checked)

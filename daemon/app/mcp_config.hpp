@@ -35,6 +35,7 @@ struct UnixSocketConfig {
 struct HttpConfig {
   std::string listen;                        // "127.0.0.1:8080"; "" disables Streamable HTTP
   std::string token;                         // bearer token required when not empty
+  std::string dashboard_token;               // the dashboard's safety controls (/api/safety); "": off
   std::vector<std::string> allowed_origins;  // besides http(s)://localhost / 127.0.0.1 / [::1]
   std::vector<std::string> allowed_hosts;    // Host names besides loopback ones; [] on a non-loopback address: any
   std::size_t max_sessions{};

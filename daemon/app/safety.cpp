@@ -358,7 +358,7 @@ json Safety::state() const {
   return {{"estop", std::move(estop)}, {"pending", std::move(pending)}, {"max_pending", config_.max_pending_approvals}};
 }
 
-void Safety::changed() { events_.publish({EventKind::SafetyChanged, "safety", state()}); }
+void Safety::changed() { events_.publish({EventKind::SafetyChanged, "safety", without_arguments(state())}); }
 
 // ---- the latch on disk
 

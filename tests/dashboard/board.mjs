@@ -53,10 +53,12 @@ export async function lineClient(port) {
 }
 
 export class Board {
-  // `extra`: more TOML appended to the configuration.
-  constructor({ token = "", bridge = false, extra = "" } = {}) {
+  // `extra`: more TOML appended to the configuration (after [http]'s token);
+  // `edit`: a change to the sim board's own text (e.g. a commented-out line enabled).
+  constructor({ token = "", bridge = false, extra = "", edit = (text) => text } = {}) {
     this.bridge = bridge;
     this.extra = extra;
+    this.edit = edit;
     this.dir = mkdtempSync(join(tmpdir(), "mcpud-dashboard-"));
     this.socketPath = join(this.dir, "mcpud.sock");
     this.configPath = join(this.dir, "mcpud.toml");
@@ -67,7 +69,7 @@ export class Board {
 
   // The sim board's own configuration, with the listeners pinned once known.
   config() {
-    const sim = readFileSync(SIM_CONFIG, "utf8").replace(/^listen = .*$/m, `listen = ["${this.tcp}"]`).replace(/^dbus = .*$/m, 'dbus = "none"');
+    const sim = this.edit(readFileSync(SIM_CONFIG, "utf8")).replace(/^listen = .*$/m, `listen = ["${this.tcp}"]`).replace(/^dbus = .*$/m, 'dbus = "none"');
     // get_info as a user-only tool: the page must mark it (and may still call it).
     const bridge = this.bridge ? `[[bridges]]\nid = "uno"\nport = "${this.link}"\nreset_wait_ms = 100\n` : "";
     return `${sim}\n[mcp]\nuser_only_tools = ["get_info"]\n[http]\nlisten = "${this.http}"\ntoken = "${this.token}"\n${bridge}${this.extra}`;

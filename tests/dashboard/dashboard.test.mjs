@@ -11,6 +11,7 @@ import { Board, lineClient, waitFor, MCU_SIM } from "./board.mjs";
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? "screenshots";
 const TOKEN = "greenhouse-7f3a";
+const DASHBOARD_KEY = "potting-shed-91c4";
 
 let browser;
 let board;
@@ -278,6 +279,66 @@ test("with a token, the page shows nothing of the board until it is given; API c
     await tab.locator('article[data-pin="led"]').waitFor();
     assert.equal(await tab.evaluate(() => document.cookie), "", "no cookie holds the token");
   } finally {
+    await tab.close();
+    await guarded.stop();
+  }
+});
+
+test("a waiting call is decided with the dashboard's own key, the stop button stops and Reset lifts it; the MCP token opens none of it", async () => {
+  const guarded = new Board({
+    token: TOKEN,
+    extra: `dashboard_token = "${DASHBOARD_KEY}"\n`,
+    edit: (sim) => sim.replace(/^# confirm = true .*$/m, "confirm = true"), // the heater waits for a human
+  });
+  await guarded.start();
+  const tab = await browser.newPage();
+  const agent = await lineClient(guarded.tcpPort);
+  try {
+    await tab.goto(guarded.url);
+    await tab.locator("#token").fill(TOKEN);
+    await tab.locator("#token-form button").click();
+    await tab.locator("body[data-state=online]").waitFor();
+
+    // An agent switches the heater on: the call waits, and the page shows it without its arguments until unlocked.
+    const denied = agent.call("gpio_write", { pin: 50, value: true }).then(() => "ran", (e) => e.message);
+    const approval = tab.locator(".approval");
+    await approval.locator("code", { hasText: "gpio_write" }).waitFor();
+    assert.equal(await tab.locator("#safety-key").isVisible(), false, "the key is asked for when it is needed");
+    await approval.locator(".deny").click();
+    await tab.locator("#safety-key-input").waitFor();
+    await tab.locator("#safety-key-input").fill(DASHBOARD_KEY);
+    await tab.locator("#safety-key button").click();
+    await approval.locator("code", { hasText: '{"pin":50,"value":true}' }).waitFor();
+    await tab.screenshot({ path: join(SCREENSHOTS, "dashboard-approval.png") });
+    await approval.locator(".deny").click();
+    assert.match(await denied, /a human denied the call \(approval \d+, dashboard 127\.0\.0\.1\)/);
+    await approval.waitFor({ state: "detached" });
+
+    // What the agent holds (the MCP token) does not open the safety API; the dashboard key does.
+    const api = (key, path = "", init = {}) =>
+      fetch(`${guarded.url}api/safety${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, ...init.headers } });
+    assert.equal((await api(TOKEN)).status, 401);
+    assert.equal((await api(TOKEN, "/reset", { method: "POST", headers: { "Content-Type": "application/json" } })).status, 401);
+    assert.equal((await api(DASHBOARD_KEY)).status, 200);
+
+    const approved = agent.call("gpio_write", { pin: 50, value: true });
+    await approval.locator("code", { hasText: '{"pin":50,"value":true}' }).waitFor();
+    await approval.locator(".approve").click();
+    assert.equal((await approved).value, true);
+
+    await tab.locator("#estop").click();
+    await tab.locator("body[data-estop=active]").waitFor();
+    await tab.locator(".estop-latched", { hasText: "the dashboard's Emergency stop button" }).waitFor();
+    await assert.rejects(agent.call("gpio_write", { pin: 2, value: true }), /ESTOP|emergency stop/i);
+    await tab.locator("#estop-reset").click();
+    await tab.locator("body[data-estop=clear]").waitFor();
+    assert.equal((await agent.call("gpio_write", { pin: 2, value: true })).value, true);
+
+    await tab.locator("#tab-audit").click();
+    for (const what of ["approval denied", "approval approved", "estop stop", "estop reset"])
+      await tab.locator("#audit tr", { hasText: what }).first().waitFor();
+  } finally {
+    agent.close();
     await tab.close();
     await guarded.stop();
   }

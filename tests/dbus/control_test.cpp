@@ -446,7 +446,8 @@ TEST(CtlManual, NamesEveryCommandAndOptionTheHelpDoes) {
     EXPECT_TRUE(std::regex_search(manual, std::regex("\n\\.B[IR]? \"?" + command + "\\b")))
         << "mcpuctl(1) has no entry for the command " << command;
     for (const auto& option : listed(run_ctl({command, "--help"}).out, "Options"))
-      EXPECT_NE(manual.find(roff(option)), std::string::npos) << "mcpuctl(1) does not name " << command << " " << option;
+      EXPECT_NE(manual.find(roff(option)), std::string::npos)
+          << "mcpuctl(1) does not name " << command << " " << option;
   }
   for (const auto& option : listed(run_ctl({"--help"}).out, "Options"))
     EXPECT_NE(manual.find(roff(option)), std::string::npos) << "mcpuctl(1) does not name " << option;

@@ -27,7 +27,8 @@ constexpr std::array kUriKinds = {UriKind{EventKind::PinEvent, "mcpu://pins/"},
                                   UriKind{EventKind::ToolCalled, "mcpu://daemon/activity", false},
                                   UriKind{EventKind::LogLine, "mcpu://daemon/log", false},
                                   UriKind{EventKind::StatusChanged, "mcpu://daemon/status", false},
-                                  UriKind{EventKind::BusTransfer, "mcpu://daemon/buses", false}};
+                                  UriKind{EventKind::BusTransfer, "mcpu://daemon/buses", false},
+                                  UriKind{EventKind::SafetyChanged, "mcpu://daemon/safety", false}};
 
 bool names(const UriKind& entry, std::string_view uri) {
   if (!entry.per_source) return uri == entry.prefix;

@@ -24,6 +24,7 @@
 #include "mcpud/io/tcp_endpoint.hpp"
 #include "mcpud/web/assets.hpp"
 #include "modern_http.hpp"
+#include "safety_api.hpp"
 
 namespace mcpud::http {
 namespace {
@@ -276,6 +277,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     const auto target = std::string_view(request_.target().data(), request_.target().size());
     const auto path = target.substr(0, target.find('?'));
     if (refuse_foreign_host() || refuse_foreign_origin()) return;
+    if (path == kSafetyApiPath || path.starts_with(std::string(kSafetyApiPath) + "/"))
+      return serve_safety(path, target.substr(std::min(target.size(), path.size() + 1)));
     if (path != "/mcp") return serve_page(path);
     // Two credentials: which one a proxy or an audit log saw is anyone's guess.
     if (request_.count(http::field::authorization) > 1) {
@@ -363,6 +366,29 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     pending_client_ = client;
     pending_ids_ = {json::parse(request_.body(), nullptr, false).value("id", json())};
     watch_peer_while_waiting();
+  }
+
+  // The dashboard's safety controls, behind their own token (safety_api.hpp).
+  void serve_safety(std::string_view path, std::string_view query) {
+    if (request_.count(http::field::authorization) > 1) {
+      return reply_error(http::status::bad_request, "More than one Authorization header");
+    }
+    const auto method = request_.method_string();
+    const SafetyApiRequest request{std::string_view(method.data(), method.size()),
+                                   path,
+                                   query,
+                                   header(http::field::authorization),
+                                   header(http::field::content_type),
+                                   request_.body(),
+                                   "dashboard " + peer_.substr(0, peer_.rfind(':'))};
+    const auto& options = state_->options;
+    auto answer = serve_safety_api(request, options.safety, options.dashboard_token);
+    Response res = json_response(static_cast<http::status>(answer.status), std::move(answer.body));
+    res.set(http::field::cache_control, "no-store");
+    if (answer.challenge) res.set(http::field::www_authenticate, "Bearer realm=\"mcpud dashboard\"");
+    if (!answer.allow.empty())
+      res.set(http::field::allow, beast::string_view(answer.allow.data(), answer.allow.size()));
+    send(std::move(res));
   }
 
   // A Host this listener does not answer to: a page whose name was pointed at

@@ -96,6 +96,7 @@ const Fields<Config>& config_fields() {
       {"/unix_socket/mode", [](const Config& c) -> json { return octal(c.mcp.unix_socket.mode); }},
       {"/http/listen", [](const Config& c) -> json { return c.mcp.http.listen; }},
       {"/http/token", [](const Config& c) -> json { return c.mcp.http.token; }},
+      {"/http/dashboard_token", [](const Config& c) -> json { return c.mcp.http.dashboard_token; }},
       {"/http/allowed_origins", [](const Config& c) -> json { return c.mcp.http.allowed_origins; }},
       {"/http/allowed_hosts", [](const Config& c) -> json { return c.mcp.http.allowed_hosts; }},
       {"/http/max_sessions", [](const Config& c) -> json { return c.mcp.http.max_sessions; }},

@@ -106,6 +106,13 @@ TEST(Config, HttpAllowedHostsAreReadAndDefaultToNone) {
   EXPECT_EQ(config.mcp.http.allowed_hosts, (std::vector<std::string>{"pi.local", "Pi.Local:8080", "[fd00::7]"}));
 }
 
+TEST(Config, TheDashboardKeyMayNotBeTheMcpToken) {
+  EXPECT_EQ(parsed("[http]\ntoken = \"a\"\ndashboard_token = \"b\"\n").mcp.http.dashboard_token, "b");
+  EXPECT_EQ(error_of("[http]\ntoken = \"same\"\ndashboard_token = \"same\"\n"),
+            "test.toml: http.dashboard_token: must differ from http.token (an MCP client holding that one could "
+            "approve its own calls)");
+}
+
 TEST(Config, HttpAllowedHostsThatAreNoHostNamesAreRefusedNamingTheEntry) {
   for (const std::string bad :
        {"http://pi.local", "me@pi.local", "pi.local/mcp", "pi.local:", "pi.local:65536", "", "[fd00::7"}) {

@@ -12,6 +12,7 @@ import { ActivityPanel, ACTIVITY_URI } from "./activity.js";
 import { SerialPanel } from "./serial.js";
 import { StatusPanel, LOG_URI, STATUS_URI } from "./status.js";
 import { renderConnect } from "./connect.js";
+import { SafetyPanel, SAFETY_URI } from "./safety.js";
 
 const TOKEN_KEY = "mcpud-token"; // sessionStorage: this tab only, never sent by itself
 const THEME_KEY = "mcpud-theme";
@@ -27,10 +28,16 @@ const tools = new ToolsPanel(mcp, $("#tools"), $("#tool-filter"));
 const status = new StatusPanel(mcp, $("#status"), $("#log"));
 const activity = new ActivityPanel(mcp, $("#activity"));
 const serial = new SerialPanel(mcp, $("#serial"), tools);
+const safety = new SafetyPanel(
+  mcp,
+  { banner: $("#estop-banner"), approvals: $("#approvals"), keyForm: $("#safety-key"), audit: $("#audit"), stop: $("#estop") },
+  report,
+);
 
 async function loadAll() {
   await tools.load();
-  const [, , , , state] = await Promise.all([pins.load(), buses.load(), activity.load(), serial.load(), status.load()]);
+  const [, , , , state] = await Promise.all([pins.load(), buses.load(), activity.load(), serial.load(), status.load(),
+    safety.load()]);
   showConnect(state, true);
   $("#device").textContent = state.device;
   document.title = `${state.device} · mcpud`;
@@ -53,6 +60,7 @@ function notification(method, params) {
   else if (uri === BUSES_URI) buses.notify(params);
   else if (uri === ACTIVITY_URI) activity.notify(params);
   else if (uri === LOG_URI) status.notify(params);
+  else if (uri === SAFETY_URI) safety.notify(params);
   else if (uri === STATUS_URI) {
     status.notify(params);
     showConnect(params.data);

@@ -16,6 +16,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "mcpud/core/json_rpc.hpp"
+#include "mcpud/core/safety_control.hpp"
 
 namespace mcpud::http {
 
@@ -36,6 +37,10 @@ struct HttpOptions {
   std::size_t queue_bytes{};
   // Modern versions (2026-07-28): a POST naming one takes the session-free path.
   std::vector<std::string> modern_protocol_versions;
+  // The dashboard's safety controls (/api/safety): their own secret ("" turns
+  // them off) and what they act on (borrowed; null: not running).
+  std::string dashboard_token;
+  SafetyControl* safety = nullptr;
 
   bool operator==(const HttpOptions&) const = default;
 };
