@@ -18,6 +18,7 @@ using nlohmann::json;
 
 struct SafetyOptions {
   std::string safety;  // more lines of [safety]
+  std::string heater;  // more keys of the heater
   // How the simulation drives the e-stop button: looped back from estop_drive,
   // or held at a level from the start.
   std::string estop_sim = R"(sim = { mode = "loopback", from = "estop_drive" })";
@@ -46,6 +47,8 @@ type = "digital_output"
 initial = false
 safe_value = false
 confirm = true
+)" + options.heater +
+         R"(
 
 [[pins]]
 name = "estop_drive"
@@ -198,6 +201,23 @@ TEST_F(Safety, ApprovalThroughMcpuctlRunsTheWaitingCallOnce) {
     }
   }
   EXPECT_TRUE(requested && decided && ran) << records.dump(1);
+}
+
+// An approval is judged against the board as it is when the call runs, not as
+// it was when the call was asked for: a human's yes does not pass an interlock.
+TEST_F(Safety, AnApprovedCallStillMeetsTheInterlocksWhenItRuns) {
+  start_daemon({.heater = "exclusive_with = [\"led\"]\n"});
+  auto agent = connect();
+  send_call(agent, "gpio_write", {{"pin", 5}, {"value", true}}, 1);
+  const json pending = wait_for_pending(1);
+  auto other = connect();  // keeps the led on while it stays
+  EXPECT_EQ(other.result("gpio_write", {{"pin", 2}, {"value", true}})["value"], true);
+
+  ASSERT_EQ(ctl({"approve", std::to_string(pending[0]["id"].get<std::uint64_t>())}).exit_code, 0);
+  const json reply = answer(agent);
+  EXPECT_TRUE(is_error(reply, -32006, "INTERLOCK"));
+  EXPECT_TRUE(contains(reply["error"].value("message", ""), "led")) << reply.dump();
+  EXPECT_EQ(other.result("gpio_read", {{"pin", 5}})["value"], false) << "the heater went on beside the led";
 }
 
 TEST_F(Safety, DenialThroughMcpuctlAnswersApprovalDenied) {
