@@ -103,16 +103,16 @@ async function cancelAWaitingRead(client, board) {
   }, "the pty to be free");
   assert.equal(opened.isError, false, opened.content[0].text);
   const session = opened.structuredContent.session_id;
-  const abort = new AbortController();
-  const waiting = client.callTool({ name: "serial_read", arguments: { session_id: session, timeout_ms: 20000 } }, { signal: abort.signal });
-  await new Promise((r) => setTimeout(r, 200));  // the read is waiting in mcpud
-  abort.abort("the user changed their mind");
-  await assert.rejects(waiting);
-  // Over HTTP the cancel is the closed request, which mcpud notices on its own time.
   const pendingReads = async () => {
     const listed = await client.callTool({ name: "serial_list_sessions", arguments: {} });
     return listed.structuredContent.sessions.find((s) => s.session_id === session)?.pending_reads;
   };
+  const abort = new AbortController();
+  const waiting = client.callTool({ name: "serial_read", arguments: { session_id: session, timeout_ms: 20000 } }, { signal: abort.signal });
+  await waitFor(async () => (await pendingReads()) === 1, "the read to wait in mcpud");
+  abort.abort("the user changed their mind");
+  await assert.rejects(waiting);
+  // Over HTTP the cancel is the closed request, which mcpud notices on its own time.
   await waitFor(async () => (await pendingReads()) === 0, "the cancelled read to leave the queue");
   const fd = openSync(board.pty.peer, "w");
   writeSync(fd, "for the next read");
