@@ -277,13 +277,13 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     const auto target = std::string_view(request_.target().data(), request_.target().size());
     const auto path = target.substr(0, target.find('?'));
     if (refuse_foreign_host() || refuse_foreign_origin()) return;
-    if (path == kSafetyApiPath || path.starts_with(std::string(kSafetyApiPath) + "/"))
-      return serve_safety(path, target.substr(std::min(target.size(), path.size() + 1)));
-    if (path != "/mcp") return serve_page(path);
+    const bool safety = path == kSafetyApiPath || path.starts_with(std::string(kSafetyApiPath) + "/");
+    if (path != "/mcp" && !safety) return serve_page(path);
     // Two credentials: which one a proxy or an audit log saw is anyone's guess.
     if (request_.count(http::field::authorization) > 1) {
       return reply_error(http::status::bad_request, "More than one Authorization header");
     }
+    if (safety) return serve_safety(path, target.substr(std::min(target.size(), path.size() + 1)));
     if (!bearer_accepted(header(http::field::authorization), state_->options.token)) {
       Response res = text_response(http::status::unauthorized, "Missing or wrong bearer token");
       res.set(http::field::www_authenticate, "Bearer");
@@ -370,9 +370,6 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
 
   // The dashboard's safety controls, behind their own token (safety_api.hpp).
   void serve_safety(std::string_view path, std::string_view query) {
-    if (request_.count(http::field::authorization) > 1) {
-      return reply_error(http::status::bad_request, "More than one Authorization header");
-    }
     const auto method = request_.method_string();
     const SafetyApiRequest request{std::string_view(method.data(), method.size()),
                                    path,
