@@ -95,5 +95,18 @@ TEST(HttpSafety, AWaitingCallIsDecidedWithTheDashboardKeyAndNeverWithTheMcpToken
   EXPECT_TRUE(contains(*answer, "dashboard 127.0.0.1"));
 }
 
+TEST(HttpSafety, GuessingTheKeyIsSlowedToTenTriesAMinute) {
+  DaemonProcess daemon;
+  const auto [tcp_port, http_port] = start_board(daemon);
+  ASSERT_NE(http_port, 0) << daemon.log();
+  for (int i = 0; i < 10; ++i)
+    ASSERT_TRUE(contains(exchange(http_port, "GET", "/api/safety", "guess-" + std::to_string(i)), "HTTP/1.1 401"));
+  const auto slowed = exchange(http_port, "GET", "/api/safety", kDashboardKey);
+  EXPECT_TRUE(contains(slowed, "HTTP/1.1 429")) << slowed;
+  EXPECT_TRUE(contains(slowed, "Retry-After: ")) << slowed;
+  EXPECT_FALSE(contains(exchange(http_port, "GET", "/mcp", "mcp-token"), "HTTP/1.1 429"))
+      << "the MCP door is slowed too";
+}
+
 }  // namespace
 }  // namespace mcpud::it::http_safety

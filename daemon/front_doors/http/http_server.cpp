@@ -192,6 +192,7 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   io::Acceptor<tcp> acceptor;
   std::unordered_map<std::string, std::shared_ptr<McpHttpSession>> sessions;
   std::map<HttpConnection*, std::weak_ptr<HttpConnection>> connections;
+  WrongKeys wrong_keys;  // the dashboard key's wrong guesses, by address
   boost::asio::steady_timer sweep_timer;
   std::function<void(HttpServer::Change)> on_change;
   bool closed = false;
@@ -379,7 +380,17 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                    request_.body(),
                                    "dashboard " + peer_.substr(0, peer_.rfind(':'))};
     const auto& options = state_->options;
+    const auto now = WrongKeys::Clock::now();
+    if (const auto wait = state_->wrong_keys.wait_s(group_, now); wait > 0) {
+      Response res = json_response(http::status::too_many_requests,
+                                   json{{"error", "Too many wrong dashboard keys from " + group_ + ": try again in " +
+                                                      std::to_string(wait) + " s"}}
+                                       .dump());
+      res.set(http::field::retry_after, std::to_string(wait));
+      return send(std::move(res));
+    }
     auto answer = serve_safety_api(request, options.safety, options.dashboard_token);
+    if (answer.status == 401) state_->wrong_keys.note(group_, now);
     Response res = json_response(static_cast<http::status>(answer.status), std::move(answer.body));
     res.set(http::field::cache_control, "no-store");
     if (answer.challenge) res.set(http::field::www_authenticate, "Bearer realm=\"mcpud dashboard\"");

@@ -2,6 +2,7 @@
 // The dashboard's safety controls over HTTP (safety_api.hpp).
 #include "safety_api.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "http_policy.hpp"
@@ -103,6 +104,29 @@ SafetyApiResponse serve_safety_api(const SafetyApiRequest& request, SafetyContro
     return refused;
   }
   return read ? serve_read(what, request, *safety) : serve_action(what, request, *safety);
+}
+
+constexpr auto kWrongKeyWindow = std::chrono::minutes(1);
+
+std::uint32_t WrongKeys::wait_s(std::string_view address, Clock::time_point now) const {
+  const auto it = tallies_.find(address);
+  if (it == tallies_.end() || it->second.count < kMaxWrong) return 0;
+  const auto left = it->second.since + kWrongKeyWindow - now;
+  if (left <= Clock::duration::zero()) return 0;
+  return static_cast<std::uint32_t>(std::chrono::ceil<std::chrono::seconds>(left).count());
+}
+
+void WrongKeys::note(std::string_view address, Clock::time_point now) {
+  auto it = tallies_.find(address);
+  if (it == tallies_.end()) {
+    if (tallies_.size() >= kMaxAddresses) {
+      tallies_.erase(std::min_element(tallies_.begin(), tallies_.end(),
+                                      [](const auto& a, const auto& b) { return a.second.since < b.second.since; }));
+    }
+    it = tallies_.emplace(std::string(address), Tally{now, 0}).first;
+  }
+  if (now - it->second.since >= kWrongKeyWindow) it->second = Tally{now, 0};
+  ++it->second.count;
 }
 
 }  // namespace mcpud::http

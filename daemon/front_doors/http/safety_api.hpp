@@ -13,6 +13,9 @@
 //   POST /api/safety/reset         {}: the stop is lifted
 #pragma once
 
+#include <chrono>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -44,5 +47,26 @@ struct SafetyApiResponse {
 // 403) saying why.
 SafetyApiResponse serve_safety_api(const SafetyApiRequest& request, SafetyControl* safety,
                                    std::string_view dashboard_token);
+
+// Wrong keys by address: one that sent kMaxWrong of them within a minute waits
+// for the rest of that minute (429), so the key cannot be guessed at line rate.
+// Bounded: past kMaxAddresses the one tallied longest ago is forgotten.
+class WrongKeys {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static constexpr unsigned kMaxWrong = 10;
+  static constexpr std::size_t kMaxAddresses = 256;
+
+  // Whole seconds `address` must still wait; 0 when it may try.
+  std::uint32_t wait_s(std::string_view address, Clock::time_point now) const;
+  void note(std::string_view address, Clock::time_point now);
+
+ private:
+  struct Tally {
+    Clock::time_point since;
+    unsigned count = 0;
+  };
+  std::map<std::string, Tally, std::less<>> tallies_;
+};
 
 }  // namespace mcpud::http

@@ -94,5 +94,28 @@ TEST_F(SafetyApi, TheAuditIsReadAfterASequenceNumber) {
   EXPECT_EQ(serve("GET", "/api/safety/audit", "", kKey, "after=x").status, 400u);
 }
 
+TEST(WrongKeys, AnAddressThatGuessesWaitsForTheRestOfTheMinuteAndOthersDoNot) {
+  WrongKeys wrong;
+  const auto start = WrongKeys::Clock::time_point{} + std::chrono::hours(1);
+  for (unsigned i = 0; i < WrongKeys::kMaxWrong; ++i) {
+    EXPECT_EQ(wrong.wait_s("192.0.2.7", start), 0u) << "guess " << i;
+    wrong.note("192.0.2.7", start);
+  }
+  EXPECT_EQ(wrong.wait_s("192.0.2.7", start + std::chrono::seconds(20)), 40u);
+  EXPECT_EQ(wrong.wait_s("192.0.2.8", start), 0u);
+  EXPECT_EQ(wrong.wait_s("192.0.2.7", start + std::chrono::minutes(1)), 0u);
+  wrong.note("192.0.2.7", start + std::chrono::minutes(1));  // a new minute, a new tally
+  EXPECT_EQ(wrong.wait_s("192.0.2.7", start + std::chrono::minutes(1)), 0u);
+}
+
+TEST(WrongKeys, ForgetsTheOldestAddressPastItsBound) {
+  WrongKeys wrong;
+  const auto start = WrongKeys::Clock::time_point{} + std::chrono::hours(1);
+  for (unsigned i = 0; i < WrongKeys::kMaxWrong; ++i) wrong.note("first", start);
+  for (std::size_t i = 0; i < WrongKeys::kMaxAddresses; ++i)
+    wrong.note("other-" + std::to_string(i), start + std::chrono::seconds(1));
+  EXPECT_EQ(wrong.wait_s("first", start + std::chrono::seconds(2)), 0u) << "the table grew past its bound";
+}
+
 }  // namespace
 }  // namespace mcpud::http
