@@ -105,7 +105,7 @@ TEST_F(SerialServiceOnPtys, AStatelessRequestsSessionIsEveryStatelessRequestsAnd
   EXPECT_FALSE(service_->find(id, std::make_shared<ClientIdentity>())) << "a connection's client may not";
   EXPECT_EQ(service_->sessions(stateless()).size(), 1u);
 
-  std::this_thread::sleep_for(30ms);  // unused for longer than stateless_idle_ms
+  std::this_thread::sleep_for(30ms);                      // unused for longer than stateless_idle_ms
   EXPECT_TRUE(open(std::make_shared<ClientIdentity>()));  // the next open closes what was left unused
   EXPECT_FALSE(service_->find(id, stateless()));
   EXPECT_EQ((*opened)->state(), SessionState::Closed);
