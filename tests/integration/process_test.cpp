@@ -41,6 +41,21 @@ TEST(Process, SigtermExitsWithStatusZeroAndLogsStopped) {
   EXPECT_TRUE(client->wait_closed()) << "connected clients are closed on shutdown";
 }
 
+// MCP/U over TCP has no authentication: a listener beyond loopback says so
+// where the operator reads, and a loopback one does not.
+TEST(Process, ATcpListenerOpenBeyondThisMachineIsWarnedOf) {
+  DaemonProcess open_to_all;
+  ASSERT_TRUE(open_to_all.start({"--listen", "0.0.0.0:0", "--unix", "", "--dbus", "none"}));
+  EXPECT_TRUE(open_to_all.wait_for_log(
+      std::regex(R"(warning \[tcp\] 0\.0\.0\.0:\d+ is open beyond this machine, with no authentication and no TLS)")))
+      << open_to_all.log();
+
+  DaemonProcess local;
+  ASSERT_NE(local.start_tcp({"--unix", "", "--dbus", "none"}), 0);
+  EXPECT_TRUE(local.wait_for_log("ready:"));
+  EXPECT_EQ(local.count_in_log("is open beyond this machine"), 0u) << local.log();
+}
+
 TEST(Process, SigintAlsoExitsCleanly) {
   DaemonProcess daemon;
   ASSERT_NE(daemon.start_tcp(), 0);

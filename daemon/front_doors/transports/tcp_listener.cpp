@@ -19,6 +19,12 @@ std::expected<void, std::string> TcpListener::open() {
   if (const auto ec = io::listen_tcp(acceptor_.socket(), *endpoint))
     return std::unexpected("cannot listen on " + spec_ + ": " + ec.message());
   log::info("tcp", "listening on ", local_address(), " (MCP/U over TCP)");
+  // MCP/U over TCP asks nobody who they are: on another address than loopback,
+  // whoever reaches it may call every tool the gate lets through.
+  if (!endpoint->address().is_loopback())
+    log::warn("tcp", local_address(),
+              " is open beyond this machine, with no authentication and no TLS: anyone who reaches it may call "
+              "every tool; listen on a loopback address, or firewall it to the hosts you trust (docs/mcp.md)");
   accept_next();
   return {};
 }
