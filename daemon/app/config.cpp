@@ -56,6 +56,19 @@ std::expected<void, std::string> check_safety_pins(const Config& config) {
   return {};
 }
 
+// listen_tls has a certificate, and no address is in listen too.
+std::expected<void, std::string> check_listen_tls(const Config& config) {
+  if (!config.listen_tls.empty() && config.tls.certificate.empty())
+    return std::unexpected("listen_tls: needs tls_cert and tls_key (the certificate chain and its private key, PEM)");
+  for (std::size_t i = 0; i < config.listen_tls.size(); ++i) {
+    if (config.listen_tls[i].ends_with(":0")) continue;  // a port of the kernel's choosing: never the same
+    if (std::find(config.listen.begin(), config.listen.end(), config.listen_tls[i]) != config.listen.end())
+      return std::unexpected("listen_tls[" + std::to_string(i) + "]: " + config.listen_tls[i] +
+                             " is in listen too: an address speaks TLS or not");
+  }
+  return {};
+}
+
 std::expected<Config, std::string> from_json(json document) {
   // Compiled once: every load and SIGHUP checks against the same schema.
   static const schema::CompiledSchema compiled(config::schema());
@@ -63,6 +76,11 @@ std::expected<Config, std::string> from_json(json document) {
   Config config;
   config.device = document["device"].get<std::string>();
   config.listen = document["listen"].get<std::vector<std::string>>();
+  config.listen_tls = document["listen_tls"].get<std::vector<std::string>>();
+  auto tls = parse_tls_files(document, "");
+  if (!tls) return std::unexpected(tls.error());
+  config.tls = std::move(*tls);
+  if (auto checked = check_listen_tls(config); !checked) return std::unexpected(checked.error());
   for (std::size_t i = 0; i < document["tty"].size(); ++i) {
     auto tty = parse_tty(document["tty"][i].get<std::string>());
     if (!tty) return std::unexpected("tty[" + std::to_string(i) + "]: " + tty.error());

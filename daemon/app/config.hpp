@@ -43,7 +43,9 @@ struct Limits {
 
 struct Config {
   std::string device;
-  std::vector<std::string> listen;  // "host:port", "[v6]:port"
+  std::vector<std::string> listen;      // "host:port", "[v6]:port"
+  std::vector<std::string> listen_tls;  // the same, MCP/U over TLS with `tls`
+  io::TlsFiles tls;                     // tls_cert and tls_key, for listen_tls
   std::vector<TtyConfig> ttys;
   std::string log_level;
   std::string dbus;  // the bus io.mcpud.Daemon1 is served on: system, session, none

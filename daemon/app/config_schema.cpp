@@ -10,6 +10,9 @@ const char* const kConfigSchema = R"json({
   "properties": {
     "device": {"type": "string", "minLength": 1, "maxLength": 64, "default": "mcpud"},
     "listen": {"type": "array", "items": {"type": "string", "minLength": 3}, "default": ["127.0.0.1:3000"]},
+    "listen_tls": {"type": "array", "items": {"type": "string", "minLength": 3}, "default": []},
+    "tls_cert": {"type": "string", "default": ""},
+    "tls_key": {"type": "string", "default": ""},
     "tty": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
     "log_level": {"type": "string", "enum": ["debug", "info", "warn", "error"], "default": "info"},
     "dbus": {"type": "string", "enum": ["system", "session", "none"], "default": "system"},

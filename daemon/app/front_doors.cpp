@@ -79,12 +79,14 @@ void FrontDoors::read_resource(std::string_view uri, ToolReply reply) const {
 
 nlohmann::json FrontDoors::listeners() const {
   auto out = nlohmann::json::array();
-  for (const auto& l : tcp_listeners_) out.push_back({{"kind", "tcp"}, {"address", l->local_address()}});
+  for (const auto& l : tcp_.running) out.push_back({{"kind", "tcp"}, {"address", l->local_address()}});
+  for (const auto& l : tls_tcp_.running) out.push_back({{"kind", "tls"}, {"address", l->local_address()}});
   for (const auto& l : tty_listeners_) out.push_back({{"kind", "tty"}, {"address", l->spec()}});
   if (unix_listener_) out.push_back({{"kind", "unix"}, {"address", unix_listener_->options().path}});
   if (http_) {
     const auto address = http_->local_address();
-    out.push_back({{"kind", "http"}, {"address", address}, {"url", "http://" + address + "/mcp"}});
+    const char* scheme = http_->options().tls ? "https://" : "http://";
+    out.push_back({{"kind", "http"}, {"address", address}, {"url", scheme + address + "/mcp"}});
   }
   return out;
 }
@@ -131,10 +133,20 @@ bool FrontDoors::reconcile(std::function<void(bool failed)> on_stdio_closed) {
     }
     return true;  // a stdio server opens no listeners: it may run beside a system daemon
   }
-  const bool tcp_ok = reconcile_tcp();
+  const bool tcp_ok = reconcile_tcp(tcp_, ctx_.config.listen, nullptr);
+  bool tls_ok = true;
+  if (ctx_.config.listen_tls.empty()) {
+    reconcile_tcp(tls_tcp_, {}, nullptr);
+  } else if (auto tls = tls_server(ctx_.config.tls)) {
+    tls_ok = reconcile_tcp(tls_tcp_, ctx_.config.listen_tls, tls);
+  } else {
+    tls_ok = false;
+  }
   reconcile_ttys();  // a tty that is not there yet is waited for, not an error
   const bool unix_ok = reconcile_unix_socket();
-  return reconcile_http() && unix_ok && tcp_ok;
+  const bool http_ok = reconcile_http();
+  tls_servers_.forget_unused();
+  return http_ok && unix_ok && tcp_ok && tls_ok;
 }
 
 std::expected<void, std::string> FrontDoors::prepare(const config::Config& next) {
@@ -144,14 +156,13 @@ std::expected<void, std::string> FrontDoors::prepare(const config::Config& next)
     abandon_prepared();
     return std::unexpected(std::move(why));
   };
-  for (const auto& spec : next.listen) {
-    const auto same = [&](const auto& listener) { return listener->spec() == spec; };
-    if (std::any_of(tcp_listeners_.begin(), tcp_listeners_.end(), same) ||
-        std::any_of(prepared_tcp_.begin(), prepared_tcp_.end(), same))
-      continue;
-    auto listener = make_tcp_listener(spec);
-    if (auto opened = listener->open(); !opened) return fail(opened.error());
-    prepared_tcp_.push_back(std::move(listener));
+  auto tls_wanted = std::vector<io::TlsFiles>{};
+  if (!next.listen_tls.empty()) tls_wanted.push_back(next.tls);
+  if (!next.mcp.http.tls.certificate.empty()) tls_wanted.push_back(next.mcp.http.tls);
+  if (auto tls = tls_servers_.prepare(tls_wanted); !tls) return fail(tls.error());
+  if (auto tcp = prepare_tcp(tcp_, next.listen, nullptr); !tcp) return fail(tcp.error());
+  if (!next.listen_tls.empty()) {
+    if (auto tls = prepare_tcp(tls_tcp_, next.listen_tls, *tls_servers_.get(next.tls)); !tls) return fail(tls.error());
   }
   const auto socket = unix_socket_options(next);
   if (!socket.path.empty() && (!unix_listener_ || unix_listener_->options().path != socket.path)) {
@@ -174,28 +185,53 @@ std::expected<void, std::string> FrontDoors::prepare(const config::Config& next)
 }
 
 void FrontDoors::abandon_prepared() {
-  for (auto& listener : prepared_tcp_) listener->close();
-  prepared_tcp_.clear();
+  for (auto* listeners : {&tcp_, &tls_tcp_}) {
+    for (auto& listener : listeners->prepared) listener->close();
+    listeners->prepared.clear();
+  }
   if (prepared_unix_) prepared_unix_->close();
   prepared_unix_.reset();
   prepared_http_.reset();  // closes it
+  tls_servers_.forget_unused();
 }
 
-std::unique_ptr<transports::TcpListener> FrontDoors::make_tcp_listener(const std::string& spec) const {
-  return std::make_unique<transports::TcpListener>(ctx_.io, spec, ctx_.engine, ctx_.sessions, ctx_.limits);
+std::unique_ptr<transports::TcpListener> FrontDoors::make_tcp_listener(const std::string& spec,
+                                                                       std::shared_ptr<io::TlsServer> tls) const {
+  return std::make_unique<transports::TcpListener>(ctx_.io, spec, ctx_.engine, ctx_.sessions, ctx_.limits,
+                                                   std::move(tls));
 }
 
-bool FrontDoors::reconcile_tcp() {
+std::expected<void, std::string> FrontDoors::prepare_tcp(TcpListeners& listeners, const std::vector<std::string>& specs,
+                                                         const std::shared_ptr<io::TlsServer>& tls) {
+  for (const auto& spec : specs) {
+    const auto same = [&](const auto& listener) { return listener->spec() == spec; };
+    if (std::ranges::any_of(listeners.running, same) || std::ranges::any_of(listeners.prepared, same)) continue;
+    auto listener = make_tcp_listener(spec, tls);
+    if (auto opened = listener->open(); !opened) return std::unexpected(opened.error());
+    listeners.prepared.push_back(std::move(listener));
+  }
+  return {};
+}
+
+std::shared_ptr<io::TlsServer> FrontDoors::tls_server(const io::TlsFiles& files) {
+  auto server = tls_servers_.get(files);
+  if (server) return std::move(*server);
+  log::error("tls", server.error());
+  return nullptr;
+}
+
+bool FrontDoors::reconcile_tcp(TcpListeners& listeners, const std::vector<std::string>& specs,
+                               const std::shared_ptr<io::TlsServer>& tls) {
   bool ok = true;
-  keep_only(tcp_listeners_, ctx_.config.listen, [&](const std::string& spec) {
-    const auto prepared = std::find_if(prepared_tcp_.begin(), prepared_tcp_.end(),
-                                       [&](const auto& listener) { return listener->spec() == spec; });
-    if (prepared != prepared_tcp_.end()) {
+  keep_only(listeners.running, specs, [&](const std::string& spec) {
+    const auto prepared =
+        std::ranges::find_if(listeners.prepared, [&](const auto& listener) { return listener->spec() == spec; });
+    if (prepared != listeners.prepared.end()) {
       auto listener = std::move(*prepared);
-      prepared_tcp_.erase(prepared);
+      listeners.prepared.erase(prepared);
       return listener;
     }
-    auto listener = make_tcp_listener(spec);
+    auto listener = make_tcp_listener(spec, tls);
     if (auto opened = listener->open(); !opened) {
       log::error("tcp", opened.error());
       ok = false;
@@ -203,6 +239,8 @@ bool FrontDoors::reconcile_tcp() {
     }
     return listener;
   });
+  // Listeners kept take the certificate the configuration names now.
+  for (auto& listener : listeners.running) listener->use_tls(tls);
   return ok;
 }
 
@@ -219,7 +257,7 @@ void FrontDoors::reconcile_ttys() {
   });
 }
 
-http::HttpOptions FrontDoors::http_options(const config::Config& config) const {
+http::HttpOptions FrontDoors::http_options(const config::Config& config) {
   const auto& http = config.mcp.http;
   http::HttpOptions wanted{options_.http.value_or(http.listen),
                            http.token,
@@ -236,11 +274,13 @@ http::HttpOptions FrontDoors::http_options(const config::Config& config) const {
   for (const auto version : dialects::kModernMcpVersions) wanted.modern_protocol_versions.emplace_back(version);
   wanted.dashboard_token = http.dashboard_token;
   wanted.safety = ctx_.safety;
+  if (!http.tls.certificate.empty()) wanted.tls = tls_server(http.tls);
   return wanted;
 }
 
 bool FrontDoors::reconcile_http() {
   auto wanted = http_options(ctx_.config);
+  if (!ctx_.config.mcp.http.tls.certificate.empty() && !wanted.tls) return false;  // never plain HTTP in its place
   auto server = std::move(prepared_http_);
   if (!server && http_ && http_->options().listen == wanted.listen) {
     if (http_->options() == wanted) return true;
@@ -311,7 +351,9 @@ bool FrontDoors::reconcile_unix_socket() {
 }
 
 void FrontDoors::close() {
-  for (auto& listener : tcp_listeners_) listener->close();
+  for (auto* listeners : {&tcp_, &tls_tcp_}) {
+    for (auto& listener : listeners->running) listener->close();
+  }
   for (auto& listener : tty_listeners_) listener->close();
   if (unix_listener_) unix_listener_->close();
   if (http_) http_->close();

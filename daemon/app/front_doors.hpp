@@ -23,6 +23,7 @@
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/safety_control.hpp"
 #include "mcpud/transports/session.hpp"
+#include "tls_servers.hpp"
 
 namespace mcpud::pins {
 class PinTable;
@@ -96,24 +97,36 @@ class FrontDoors {
   void when_tools_settled(std::move_only_function<void()> then);
 
  private:
-  bool reconcile_tcp();
+  // The TCP listeners of one kind: plain (listen) or TLS (listen_tls).
+  struct TcpListeners {
+    std::vector<std::unique_ptr<transports::TcpListener>> running;
+    std::vector<std::unique_ptr<transports::TcpListener>> prepared;  // by prepare(), for the next reconcile()
+  };
+  bool reconcile_tcp(TcpListeners& listeners, const std::vector<std::string>& specs,
+                     const std::shared_ptr<io::TlsServer>& tls);
+  std::expected<void, std::string> prepare_tcp(TcpListeners& listeners, const std::vector<std::string>& specs,
+                                               const std::shared_ptr<io::TlsServer>& tls);
+  // The TLS server of `files`, or null (with the error logged) when it cannot be had.
+  std::shared_ptr<io::TlsServer> tls_server(const io::TlsFiles& files);
   void reconcile_ttys();
   nlohmann::json list_resources() const;
   void read_resource(std::string_view uri, ToolReply reply) const;
   bool reconcile_unix_socket();
   bool reconcile_http();
-  http::HttpOptions http_options(const config::Config& config) const;
+  http::HttpOptions http_options(const config::Config& config);
   transports::UnixSocketOptions unix_socket_options(const config::Config& config) const;
-  std::unique_ptr<transports::TcpListener> make_tcp_listener(const std::string& spec) const;
+  std::unique_ptr<transports::TcpListener> make_tcp_listener(const std::string& spec,
+                                                             std::shared_ptr<io::TlsServer> tls) const;
 
   Context ctx_;
   McpOptions options_;
-  std::vector<std::unique_ptr<transports::TcpListener>> tcp_listeners_;
+  TcpListeners tcp_;
+  TcpListeners tls_tcp_;
+  TlsServers tls_servers_;
   std::vector<std::unique_ptr<transports::TtyListener>> tty_listeners_;
   std::unique_ptr<transports::UnixListener> unix_listener_;
   std::unique_ptr<http::HttpServer> http_;
   // Opened by prepare() for the next reconcile().
-  std::vector<std::unique_ptr<transports::TcpListener>> prepared_tcp_;
   std::unique_ptr<transports::UnixListener> prepared_unix_;
   std::unique_ptr<http::HttpServer> prepared_http_;
   bool stdio_started_ = false;

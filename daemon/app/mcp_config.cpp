@@ -39,9 +39,25 @@ void add_mcp_schema(json& schema) {
       "allowed_hosts": {"type": "array", "items": {"type": "string"}, "default": []},
       "max_sessions": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 64},
       "max_sessions_per_address": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 16},
-      "max_body_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576}
+      "max_body_bytes": {"type": "integer", "minimum": 1024, "maximum": 67108864, "default": 1048576},
+      "tls_cert": {"type": "string", "default": ""},
+      "tls_key": {"type": "string", "default": ""}
     }
   })");
+}
+
+std::expected<io::TlsFiles, std::string> parse_tls_files(const json& table, std::string_view prefix) {
+  io::TlsFiles files{table.at("tls_cert").get<std::string>(), table.at("tls_key").get<std::string>()};
+  for (const auto& [key, path] : {std::pair{"tls_cert", files.certificate}, std::pair{"tls_key", files.key}}) {
+    if (!path.empty() && path.front() != '/')
+      return std::unexpected(std::string(prefix) + key + ": expected an absolute path, got '" + path + "'");
+  }
+  if (files.certificate.empty() != files.key.empty()) {
+    return std::unexpected(std::string(prefix) + (files.key.empty() ? "tls_key" : "tls_cert") + ": needed with " +
+                           (files.key.empty() ? "tls_cert" : "tls_key") +
+                           " (the certificate chain and its private key, PEM)");
+  }
+  return files;
 }
 
 std::expected<McpSections, std::string> parse_mcp_sections(const json& document) {
@@ -78,6 +94,9 @@ std::expected<McpSections, std::string> parse_mcp_sections(const json& document)
   out.http.max_sessions = http.at("max_sessions").get<std::size_t>();
   out.http.max_sessions_per_address = http.at("max_sessions_per_address").get<std::size_t>();
   out.http.max_body_bytes = http.at("max_body_bytes").get<std::size_t>();
+  auto tls = parse_tls_files(http, "http.");
+  if (!tls) return std::unexpected(tls.error());
+  out.http.tls = std::move(*tls);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcpud/core/tool.hpp"
+#include "mcpud/io/tls_server.hpp"
 
 namespace mcpud::config {
 
@@ -41,6 +42,7 @@ struct HttpConfig {
   std::size_t max_sessions{};
   std::size_t max_sessions_per_address{};
   std::size_t max_body_bytes{};
+  io::TlsFiles tls;  // tls_cert and tls_key: HTTPS when set
 };
 
 struct McpSections {
@@ -53,5 +55,8 @@ struct McpSections {
 void add_mcp_schema(nlohmann::json& schema);
 // Reads the sections from the validated document (defaults already filled in).
 std::expected<McpSections, std::string> parse_mcp_sections(const nlohmann::json& document);
+// tls_cert and tls_key of `table` (validated): both or neither, absolute paths.
+// Errors name the key after `prefix` ("http.").
+std::expected<io::TlsFiles, std::string> parse_tls_files(const nlohmann::json& table, std::string_view prefix);
 
 }  // namespace mcpud::config

@@ -46,8 +46,8 @@ TEST(Process, SigtermExitsWithStatusZeroAndLogsStopped) {
 TEST(Process, ATcpListenerOpenBeyondThisMachineIsWarnedOf) {
   DaemonProcess open_to_all;
   ASSERT_TRUE(open_to_all.start({"--listen", "0.0.0.0:0", "--unix", "", "--dbus", "none"}));
-  EXPECT_TRUE(open_to_all.wait_for_log(
-      std::regex(R"(warning \[tcp\] 0\.0\.0\.0:\d+ is open beyond this machine, with no authentication and no TLS)")))
+  EXPECT_TRUE(open_to_all.wait_for_log(std::regex(
+      R"(warning \[tcp\] 0\.0\.0\.0:\d+ is open beyond this machine with no authentication and no TLS \(listen_tls has it\))")))
       << open_to_all.log();
 
   DaemonProcess local;

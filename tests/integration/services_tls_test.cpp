@@ -2,7 +2,6 @@
 // The ##START services uplink over TLS: the server's certificate is verified
 // against the configured CA (a throwaway one made here with openssl) and its
 // name checked; a server the CA did not sign gets no AUTH.
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,33 +12,10 @@
 #include "support/daemon_process.hpp"
 #include "support/fixtures.hpp"
 #include "support/start_peer.hpp"
+#include "support/test_ca.hpp"
 
 namespace mcpud::it {
 namespace {
-
-// Makes a CA named `name` in `dir` and a server certificate it signs for
-// localhost and 127.0.0.1; false (with a failure) when openssl cannot.
-bool make_certificates(const TempDir& dir, const std::string& name) {
-  const std::string d = dir.path().string() + "/";
-  dir.write_file(name + ".ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
-  const std::string ec = " -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes ";
-  const std::string script = "set -e; cd '" + d + "'; exec 2>" + name +
-                             ".log; "
-                             "openssl req -x509" +
-                             ec + "-keyout " + name + "-ca.key -out " + name + "-ca.pem -days 2 -subj /CN=" + name +
-                             "-ca; "
-                             "openssl req" +
-                             ec + "-keyout " + name + "-server.key -out " + name +
-                             "-server.csr -subj /CN=localhost; "
-                             "openssl x509 -req -in " +
-                             name + "-server.csr -CA " + name + "-ca.pem -CAkey " + name +
-                             "-ca.key "
-                             "-CAcreateserial -out " +
-                             name + "-server.pem -days 2 -extfile " + name + ".ext";
-  const int status = std::system(script.c_str());
-  EXPECT_EQ(status, 0) << "openssl failed; see " << d << name << ".log";
-  return status == 0;
-}
 
 std::string mapped_files(pid_t pid) {
   std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");

@@ -51,6 +51,11 @@ constexpr std::size_t kHeaderLimit = 16 * 1024;
 // they are parsed.
 constexpr std::size_t kReadBufferLimit = kHeaderLimit + 64 * 1024;
 
+// What a plain HTTP request to an HTTPS listener is told.
+constexpr std::string_view kPlainHttpRefusal =
+    "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 58\r\nConnection: close\r\n\r\n"
+    "This port speaks HTTPS: use an https:// URL to reach it.\r\n";
+
 constexpr std::string_view kEventPrefix = "event: message\ndata: ";
 constexpr std::string_view kEventSuffix = "\n\n";
 
@@ -106,9 +111,12 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
   State(boost::asio::io_context& io, HttpOptions o, rpc::Engine& e)
       : options(std::move(o)), engine(e), acceptor(io), sweep_timer(io) {}
 
-  // Starts a connection for an accepted socket, or closes it at once when the
-  // server or the peer's address holds its share.
+  // Starts a connection for an accepted socket (after the TLS handshake on an
+  // HTTPS listener), or closes it at once when the server or the peer's address
+  // holds its share.
   void admit(tcp::socket socket);
+  bool has_room_for(const std::string& peer, const std::string& group) const;
+  void connect(tcp::socket socket, std::string peer, std::string group);
 
   // How many sessions (connections) peers of `group` hold.
   std::size_t sessions_of(std::string_view group) const {
@@ -827,9 +835,15 @@ namespace {
 // The Host rule for `options`; warns of a listener open to others without a token.
 std::expected<HostRule, std::string> judge_options(const HttpOptions& options, const tcp::endpoint& endpoint) {
   auto rule = host_rule(endpoint.address(), options.allowed_hosts);
-  if (rule && !endpoint.address().is_loopback() && options.token.empty()) {
+  if (!rule || endpoint.address().is_loopback()) return rule;
+  if (options.token.empty()) {
     log::warn("http", "serving MCP on ", options.listen,
               " without a bearer token: anyone who can reach it controls the board");
+  }
+  if (!options.tls) {
+    log::warn("http", "serving MCP on ", options.listen,
+              " in plain HTTP: the token and every call cross the network readable; set [http] tls_cert and "
+              "tls_key, or put a TLS proxy in front (docs/remote.md)");
   }
   return rule;
 }
@@ -855,7 +869,12 @@ std::expected<void, std::string> HttpServer::open() {
   state_->host_rule = std::move(*rule);
   if (const auto ec = io::listen_tcp(state_->acceptor.socket(), *endpoint))
     return std::unexpected("cannot listen for HTTP on " + state_->options.listen + ": " + ec.message());
-  log::info("http", "listening on ", local_address(), " (MCP Streamable HTTP at /mcp)");
+  if (const auto& tls = state_->options.tls) {
+    log::info("http", "listening on ", local_address(), " (MCP Streamable HTTP at /mcp, HTTPS with ",
+              tls->certificate_summary(), ")");
+  } else {
+    log::info("http", "listening on ", local_address(), " (MCP Streamable HTTP at /mcp)");
+  }
   // The loop holds the state: connections and the loop may outlive the server.
   state_->acceptor.start("http", [state = state_](tcp::socket socket) {
     if (!state->closed) state->admit(std::move(socket));
@@ -867,18 +886,40 @@ std::expected<void, std::string> HttpServer::open() {
 void HttpServer::State::admit(tcp::socket socket) {
   boost::system::error_code peer_error;
   const auto remote = socket.remote_endpoint(peer_error);
-  const std::string peer = peer_error ? "http peer" : io::endpoint_text(remote);
+  std::string peer = peer_error ? "http peer" : io::endpoint_text(remote);
   std::string group = peer_error ? "unknown" : io::peer_group(remote.address());
+  if (!has_room_for(peer, group)) return;
+  if (!options.tls) return connect(std::move(socket), std::move(peer), std::move(group));
+  // Limits are judged again once secured: other connections may have come meanwhile.
+  options.tls->accept(std::move(socket), [state = shared_from_this(), peer = std::move(peer),
+                                          group = std::move(group)](io::TlsAccepted accepted) mutable {
+    using Outcome = io::TlsAccepted::Outcome;
+    if (accepted.outcome == Outcome::failed) return log::info("http", peer, ": ", accepted.error);
+    if (accepted.outcome == Outcome::not_tls) {
+      log::info("http", peer, ": refused: plain HTTP on an HTTPS port");
+      return io::refuse_plaintext(accepted.socket, kPlainHttpRefusal);
+    }
+    if (!state->closed && state->has_room_for(peer, group))
+      state->connect(std::move(accepted.socket), std::move(peer), std::move(group));
+  });
+}
+
+bool HttpServer::State::has_room_for(const std::string& peer, const std::string& group) const {
   if (connections.size() >= options.max_connections) {
     log::info("http", peer, ": refused, ", options.max_connections, " connections open");
-    return;
+    return false;
   }
   if (connections_of(group) >= options.max_connections_per_address) {
     log::info("http", peer, ": refused, ", options.max_connections_per_address, " connections from ", group,
               " open ([limits] max_clients_per_address)");
-    return;
+    return false;
   }
-  auto connection = std::make_shared<HttpConnection>(std::move(socket), shared_from_this(), peer, std::move(group));
+  return true;
+}
+
+void HttpServer::State::connect(tcp::socket socket, std::string peer, std::string group) {
+  auto connection =
+      std::make_shared<HttpConnection>(std::move(socket), shared_from_this(), std::move(peer), std::move(group));
   connections.emplace(connection.get(), connection);
   connection->start();
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// TLS for the uplinks, from a module of its own (mcpud-tls.so, tls_module.cpp)
-// that mcpud loads the first time an uplink asks for TLS: linked into mcpud,
-// OpenSSL would be mapped, and its relocation tables read, by every daemon
-// (about 1.7 MB of PSS) though most boards configure no TLS uplink. The module
+// TLS for the uplinks and the listening doors, from a module of its own
+// (mcpud-tls.so, tls_module.cpp) that mcpud loads the first time an uplink or a
+// listener asks for TLS: linked into mcpud, OpenSSL would be mapped, and its
+// relocation tables read, by every daemon (about 1.7 MB of PSS) though most
+// boards configure no TLS. The module
 // is built from the same sources with the same Asio definitions as mcpud; these
 // interfaces are all the two share. Event loop only.
 #pragma once
@@ -16,6 +17,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "mcpud/io/tls_server.hpp"
 #include "message_link.hpp"
 #include "ws_link.hpp"
 
@@ -54,6 +56,9 @@ class TlsModule {
   virtual std::shared_ptr<TlsClient> make_client(const TlsOptions& options) = 0;
   // A wss:// MessageLink (ws_link_impl.hpp).
   virtual std::shared_ptr<MessageLink> make_ws_link(boost::asio::io_context& io, WsOptions options) = 0;
+  // TLS for a listener (io/tls_server.hpp); throws std::runtime_error naming the
+  // file that cannot be read or used.
+  virtual std::shared_ptr<io::TlsServer> make_server(const io::TlsFiles& files) = 0;
 };
 
 // The module, loaded the first time it is asked for and kept; throws

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Finds and loads mcpud-tls.so the first time an uplink asks for TLS.
+// Finds and loads mcpud-tls.so the first time an uplink or a listener asks for TLS.
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -10,6 +10,7 @@
 
 #include <mcpud/version.hpp>
 
+#include "mcpud/uplinks/tls_server_module.hpp"
 #include "tls_link.hpp"
 
 namespace mcpud::uplinks {
@@ -67,6 +68,14 @@ TlsModule& tls_module() {
   if (!loaded.module) throw std::runtime_error(loaded.error);
   module = loaded.module;
   return *module;
+}
+
+std::expected<std::shared_ptr<io::TlsServer>, std::string> open_tls_server(const io::TlsFiles& files) {
+  try {
+    return tls_module().make_server(files);
+  } catch (const std::runtime_error& e) {
+    return std::unexpected(e.what());
+  }
 }
 
 }  // namespace mcpud::uplinks

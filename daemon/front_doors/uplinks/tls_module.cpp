@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// mcpud-tls.so: the uplinks' TLS (Boost.Asio SSL over OpenSSL), loaded by
-// tls_loader.cpp only when an uplink is configured with TLS. Its sockets run on
-// mcpud's io_context and mcpud's Asio: the compiled part and the per-thread state
-// are mcpud's, exported for it (uplinks/module_exports.cmake). What it compiles
+// mcpud-tls.so: TLS for the uplinks and the listeners (Boost.Asio SSL over
+// OpenSSL), loaded by tls_loader.cpp only when one is configured with TLS. Its
+// sockets run on mcpud's io_context and mcpud's Asio: the compiled part and the
+// per-thread state are mcpud's, exported for it (uplinks/module_exports.cmake). What it compiles
 // itself (the templates, Asio's SSL part) is hidden, so nothing of it stands in
 // for mcpud's.
 #include <openssl/err.h>
@@ -29,6 +29,7 @@
 #include <mcpud/version.hpp>
 
 #include "tls_link.hpp"
+#include "tls_relay.hpp"
 #include "ws_link_impl.hpp"
 
 namespace mcpud::uplinks {
@@ -155,6 +156,7 @@ class AsioTlsModule final : public TlsModule {
   std::shared_ptr<MessageLink> make_ws_link(asio::io_context& io, WsOptions options) override {
     return std::make_shared<ws_detail::WsLink<TlsTransport>>(io, std::move(options));
   }
+  std::shared_ptr<io::TlsServer> make_server(const io::TlsFiles& files) override { return relaying_tls_server(files); }
 };
 
 }  // namespace

@@ -70,6 +70,9 @@ const Fields<Config>& config_fields() {
   static const Fields<Config> fields{
       {"/device", [](const Config& c) -> json { return c.device; }},
       {"/listen", [](const Config& c) -> json { return c.listen; }},
+      {"/listen_tls", [](const Config& c) -> json { return c.listen_tls; }},
+      {"/tls_cert", [](const Config& c) -> json { return c.tls.certificate; }},
+      {"/tls_key", [](const Config& c) -> json { return c.tls.key; }},
       {"/tty",
        [](const Config& c) -> json {
          json specs = json::array();
@@ -96,6 +99,8 @@ const Fields<Config>& config_fields() {
       {"/unix_socket/mode", [](const Config& c) -> json { return octal(c.mcp.unix_socket.mode); }},
       {"/http/listen", [](const Config& c) -> json { return c.mcp.http.listen; }},
       {"/http/token", [](const Config& c) -> json { return c.mcp.http.token; }},
+      {"/http/tls_cert", [](const Config& c) -> json { return c.mcp.http.tls.certificate; }},
+      {"/http/tls_key", [](const Config& c) -> json { return c.mcp.http.tls.key; }},
       {"/http/dashboard_token", [](const Config& c) -> json { return c.mcp.http.dashboard_token; }},
       {"/http/allowed_origins", [](const Config& c) -> json { return c.mcp.http.allowed_origins; }},
       {"/http/allowed_hosts", [](const Config& c) -> json { return c.mcp.http.allowed_hosts; }},

@@ -17,6 +17,7 @@
 
 #include "mcpud/core/json_rpc.hpp"
 #include "mcpud/core/safety_control.hpp"
+#include "mcpud/io/tls_server.hpp"
 
 namespace mcpud::http {
 
@@ -41,6 +42,9 @@ struct HttpOptions {
   // them off) and what they act on (borrowed; null: not running).
   std::string dashboard_token;
   SafetyControl* safety = nullptr;
+  // HTTPS: the listener's TLS (shared with the daemon, which reloads its
+  // certificate on SIGHUP); null: plain HTTP.
+  std::shared_ptr<io::TlsServer> tls;
 
   bool operator==(const HttpOptions&) const = default;
 };
