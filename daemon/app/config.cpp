@@ -88,6 +88,7 @@ std::expected<Config, std::string> from_json(json document) {
   }
   config.log_level = document["log_level"].get<std::string>();
   config.dbus = document["dbus"].get<std::string>();
+  config.discovery = {document["discovery"]["announce"].get<bool>(), document["discovery"]["name"].get<std::string>()};
   const auto& limits = document["limits"];
   config.limits = {limits["max_line_bytes"].get<std::size_t>(), limits["client_queue_bytes"].get<std::size_t>(),
                    limits["max_clients"].get<std::size_t>(), limits["max_clients_per_address"].get<std::size_t>(),

@@ -41,6 +41,12 @@ struct Limits {
   std::uint32_t idle_timeout_s{};         // TCP clients silent this long are closed; 0: never
 };
 
+// [discovery]: DNS-SD announcement of the listeners beyond loopback.
+struct Discovery {
+  bool announce{};
+  std::string name;  // the instance name; "" is the device's name
+};
+
 struct Config {
   std::string device;
   std::vector<std::string> listen;      // "host:port", "[v6]:port"
@@ -49,6 +55,7 @@ struct Config {
   std::vector<TtyConfig> ttys;
   std::string log_level;
   std::string dbus;  // the bus io.mcpud.Daemon1 is served on: system, session, none
+  Discovery discovery;
   Limits limits;
   pins::BoardConfig board;      // board, pwm_sysfs_root and [[pins]]
   McpSections mcp;              // [mcp], [unix_socket], [http]

@@ -16,6 +16,15 @@ const char* const kConfigSchema = R"json({
     "tty": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": []},
     "log_level": {"type": "string", "enum": ["debug", "info", "warn", "error"], "default": "info"},
     "dbus": {"type": "string", "enum": ["system", "session", "none"], "default": "system"},
+    "discovery": {
+      "type": "object",
+      "additionalProperties": false,
+      "default": {},
+      "properties": {
+        "announce": {"type": "boolean", "default": true},
+        "name": {"type": "string", "maxLength": 63, "default": ""}
+      }
+    },
     "limits": {
       "type": "object",
       "additionalProperties": false,

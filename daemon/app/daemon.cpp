@@ -17,6 +17,7 @@
 #include "front_doors.hpp"
 #include "heap_trimmer.hpp"
 #include "info_tool.hpp"
+#include "lan_announcement.hpp"
 #include "mcp_config.hpp"
 #include "mcpud/bridge/bridge_set.hpp"
 #include "mcpud/buses/bus_devices.hpp"
@@ -29,6 +30,7 @@
 #include "mcpud/core/log.hpp"
 #include "mcpud/core/log_tail.hpp"
 #include "mcpud/core/tool_registry.hpp"
+#include "mcpud/dbus/announcer.hpp"
 #include "mcpud/dbus/dbus_service.hpp"
 #include "mcpud/dialects/mcpu_dialect.hpp"
 #include "mcpud/hal/sim_buses.hpp"
@@ -113,6 +115,7 @@ struct Daemon::Wiring {
   transports::SessionLimits limits;   // borrowed by every listener
   std::size_t tools_fingerprint = 0;  // of the tool listing clients were last told about
   std::unique_ptr<dbus::DbusService> dbus_service;
+  dbus::Announcer announcer{io};  // the listeners beyond loopback, on the LAN through avahi-daemon
 
   dbus::ControlSource control_source(dbus::BusKind bus) {
     return {[this] { return config.device; },
@@ -347,6 +350,7 @@ struct Daemon::Wiring {
     if (!doors.reconcile([this](bool failed) { stdio_closed(failed); })) return false;
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
+    announce();
     open_dbus();
     events.touch_status("listeners");
     log::info("daemon", "mcpud ", kVersion, " ready: device '", config.device, "', board '",
@@ -394,10 +398,17 @@ struct Daemon::Wiring {
     doors.reconcile([this](bool failed) { stdio_closed(failed); });
     bridges.reconcile(config.bridges);
     uplinks.reconcile();
+    announce();
     publish_if_tools_changed();     // [mcp] user_only_tools may have changed what is listed
     events.touch_status("reload");  // listeners, uplinks, bridges, the device's name
     log::info("daemon", "reloaded: ", board.size(), " pins, ", registry.size(), " tools");
     return {};
+  }
+
+  void announce() {
+    const auto name = instance_name(config.discovery.name, config.device);
+    if (!config.discovery.announce) return announcer.announce(name, {});
+    announcer.announce(name, services_to_announce(doors.listeners(), !config.mcp.http.token.empty()));
   }
 
   // The stdio client is gone: mcpud --stdio stops with it, failing when its
@@ -415,6 +426,7 @@ struct Daemon::Wiring {
     status_feed.stop();
     heap_trimmer.stop();
     uplinks.close();
+    announcer.close();  // withdrawn before the doors close, so browsers never see a dead board
     doors.close();
     if (dbus_service) dbus_service->close();
     sessions.close_all();

@@ -9,8 +9,8 @@
 namespace mcpud::app {
 
 std::expected<std::shared_ptr<io::TlsServer>, std::string> TlsServers::get(const io::TlsFiles& files) {
-  const auto found = std::find_if(servers_.begin(), servers_.end(),
-                                  [&](const auto& server) { return server->files() == files; });
+  const auto found =
+      std::find_if(servers_.begin(), servers_.end(), [&](const auto& server) { return server->files() == files; });
   if (found != servers_.end()) return *found;
   auto server = uplinks::open_tls_server(files);
   if (server) servers_.push_back(*server);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "client.hpp"
+#include "discover.hpp"
 #include "mcpud/dbus/sdbus_compat.hpp"
 #include "render.hpp"
 #include "typed_arguments.hpp"
@@ -118,9 +119,17 @@ int main(int argc, char** argv) {
   audit->add_flag("--follow,-f", follow, "Keep printing records as they are written (Ctrl-C stops)");
   audit->add_option("--after", audit_after, "Only records after this sequence number");
   audit->add_option("--count", audit_count, "With --follow: exit after N records");
+  unsigned discover_timeout_s = 3;
+  auto* discover = cli.add_subcommand("discover", "The boards on the LAN: what mcpud announces through avahi-daemon");
+  discover->add_option("--timeout", discover_timeout_s, "Seconds to browse at most (default 3)")
+      ->check(CLI::Range(1u, 60u));
   CLI11_PARSE(cli, argc, argv);
 
   try {
+    if (*discover) {
+      emit(settings, mcpud::ctl::discover(std::chrono::seconds(discover_timeout_s)), mcpud::ctl::print_discovered);
+      return 0;
+    }
     Client client(settings.bus == "session" ? mcpud::dbus::BusKind::Session : mcpud::dbus::BusKind::System);
     using namespace mcpud::ctl;
     if (*status) emit(settings, status_json(client.info(), client.bridges()), print_status);

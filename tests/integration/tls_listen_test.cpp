@@ -21,9 +21,8 @@ namespace mcpud::it::tls_listen {
 namespace {
 
 std::string initialize_request() {
-  const std::string body =
-      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-      R"("capabilities":{},"clientInfo":{"name":"tls-test","version":"1"}}})";
+  const std::string body = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                           R"("capabilities":{},"clientInfo":{"name":"tls-test","version":"1"}}})";
   return "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
          "Accept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: " +
          std::to_string(body.size()) + "\r\n\r\n" + body;
@@ -31,9 +30,9 @@ std::string initialize_request() {
 
 // What `openssl s_client` prints of the server's reply to `line`, given on its stdin.
 std::string s_client_exchange(int port, const std::string& ca_file, const std::string& line) {
-  const std::string command = "(printf '%s\\n' '" + line + "'; sleep 1) | timeout 10 openssl s_client -quiet -no_ign_eof " +
-                              "-verify_return_error -CAfile '" + ca_file + "' -connect 127.0.0.1:" +
-                              std::to_string(port) + " 2>/dev/null";
+  const std::string command =
+      "(printf '%s\\n' '" + line + "'; sleep 1) | timeout 10 openssl s_client -quiet -no_ign_eof " +
+      "-verify_return_error -CAfile '" + ca_file + "' -connect 127.0.0.1:" + std::to_string(port) + " 2>/dev/null";
   std::string out;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[4096];
@@ -197,14 +196,14 @@ TEST_F(TlsListen, ConfigurationsThatCannotWorkAreRefusedNamingTheKey) {
                        "http.tls_key: needed with tls_cert"));
   EXPECT_TRUE(contains(check("no-cert.toml", "listen_tls = [\"127.0.0.1:0\"]\n" + sim_config_toml()),
                        "listen_tls: needs tls_cert and tls_key"));
-  EXPECT_TRUE(contains(check("missing.toml", sim_config_toml() + "[http]\nlisten = \"127.0.0.1:0\"\ntls_cert = \"" +
-                                                 file("gone.pem") + "\"\ntls_key = \"" + file("good-server.key") +
-                                                 "\"\n"),
-                       "cannot read the certificate file '" + file("gone.pem") + "': No such file or directory"));
-  EXPECT_TRUE(contains(check("mismatch.toml", sim_config_toml() + "[http]\nlisten = \"127.0.0.1:0\"\ntls_cert = \"" +
-                                                  file("good-server.pem") + "\"\ntls_key = \"" +
-                                                  file("other-server.key") + "\"\n"),
-                       "does not belong to the certificate"));
+  EXPECT_TRUE(
+      contains(check("missing.toml", sim_config_toml() + "[http]\nlisten = \"127.0.0.1:0\"\ntls_cert = \"" +
+                                         file("gone.pem") + "\"\ntls_key = \"" + file("good-server.key") + "\"\n"),
+               "cannot read the certificate file '" + file("gone.pem") + "': No such file or directory"));
+  EXPECT_TRUE(contains(
+      check("mismatch.toml", sim_config_toml() + "[http]\nlisten = \"127.0.0.1:0\"\ntls_cert = \"" +
+                                 file("good-server.pem") + "\"\ntls_key = \"" + file("other-server.key") + "\"\n"),
+      "does not belong to the certificate"));
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ _mcpuctl() {
   COMPREPLY=()
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD - 1]}"
-  local commands="status tools pins call ask watch bridges clients sessions reload estop approvals approve deny audit"
+  local commands="status tools pins call ask watch bridges clients sessions reload estop approvals approve deny audit discover"
   local options="--json --bus --help"
 
   if [[ "$prev" == "--bus" ]]; then
@@ -40,7 +40,7 @@ _mcpuctl() {
   case "$command" in
     tools) COMPREPLY=($(compgen -W "--all $options" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--count $options" -- "$cur")) ;;
-    ask) COMPREPLY=($(compgen -W "--timeout $options" -- "$cur")) ;;
+    ask | discover) COMPREPLY=($(compgen -W "--timeout $options" -- "$cur")) ;;
     call)
       local table tool
       table=$(mcpuctl $(_mcpuctl_bus_args) tools --all 2>/dev/null) || return

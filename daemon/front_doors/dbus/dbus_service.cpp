@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The D-Bus connection on the daemon's event loop: wait for what sd-bus asks for
-// (readable/writable fd, timeout), process until nothing is pending, re-arm.
+// io.mcpud.Daemon1 on a bus connection that BusPump drives from the event loop.
 #include "mcpud/dbus/dbus_service.hpp"
-
-#include <poll.h>
 
 #include <algorithm>
 #include <array>
 #include <filesystem>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 
+#include "bus_pump.hpp"
 #include "mcpud/core/event_hub.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/dbus/sdbus_compat.hpp"
@@ -52,101 +47,31 @@ std::string_view bus_kind_name(BusKind kind) { return kind == BusKind::System ? 
 
 struct DbusService::Connection {
   Connection(asio::io_context& io_context, ToolRegistry& registry, EventHub& hub, ControlSource source)
-      : io(io_context),
-        events(hub),
-        control(registry, std::move(source)),
-        bus_fd(io_context),
-        event_fd(io_context),
-        timer(io_context) {}
+      : events(hub), control(registry, std::move(source)), pump(io_context, [this](const std::string& why) {
+          log::error("dbus", "connection failed: ", why, "; D-Bus control is off until restart");
+          close();
+        }) {}
 
-  asio::io_context& io;
   EventHub& events;
   Control control;
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<compat::ControlObject> object;
   EventHub::Subscription subscription;
-  asio::posix::stream_descriptor bus_fd;    // borrowed from sd-bus: released, never closed here
-  asio::posix::stream_descriptor event_fd;  // 2.x only
-  asio::steady_timer timer;
-  std::uint64_t generation = 0;  // completions of older waits are ignored
-  bool kick_pending = false;
-  std::shared_ptr<bool> alive = std::make_shared<bool>(true);
+  BusPump pump;
 
   void open(BusKind kind) {
     connection = compat::connect(kind);
     compat::request_name(*connection, kBusName);
-    object = compat::export_control(*connection, control, [this] { kick(); });
-    const auto data = compat::poll_data(*connection);
-    bus_fd.assign(data.fd);
-    if (data.event_fd >= 0) event_fd.assign(data.event_fd);
+    object = compat::export_control(*connection, control, [this] { pump.kick(); });
     subscription = events.subscribe([this](const Event& event) { forward(event); });
-    dispatch();
+    pump.start(*connection);
   }
 
   void close() {
     subscription.reset();
-    ++generation;
-    timer.cancel();
-    if (bus_fd.is_open()) {
-      bus_fd.cancel();
-      bus_fd.release();
-    }
-    if (event_fd.is_open()) {
-      event_fd.cancel();
-      event_fd.release();
-    }
     object.reset();
-    if (connection) {
-      try {
-        compat::process_one(*connection);  // flush what is queued
-      } catch (const sdbus::Error&) {
-      }
-    }
+    pump.stop();
     connection.reset();
-  }
-
-  // Something was sent from outside dispatch(): process soon so it is flushed
-  // and the wait matches what sd-bus wants now.
-  void kick() {
-    if (kick_pending || !connection) return;
-    kick_pending = true;
-    asio::post(io, [this, alive = std::weak_ptr<bool>(alive)] {
-      if (alive.expired()) return;
-      kick_pending = false;
-      if (connection) dispatch();
-    });
-  }
-
-  void dispatch() {
-    try {
-      while (compat::process_one(*connection)) {
-      }
-    } catch (const sdbus::Error& e) {
-      log::error("dbus", "connection failed: ", e.what(), "; D-Bus control is off until restart");
-      close();
-      return;
-    }
-    arm();
-  }
-
-  void arm() {
-    const auto data = compat::poll_data(*connection);
-    const auto current = ++generation;
-    bus_fd.cancel();  // waits of the previous round would pile up otherwise
-    if (event_fd.is_open()) event_fd.cancel();
-    auto ready = [this, current](const boost::system::error_code& ec) {
-      if (ec || current != generation) return;
-      dispatch();
-    };
-    if (data.events & POLLIN) bus_fd.async_wait(asio::posix::descriptor_base::wait_read, ready);
-    if (data.events & POLLOUT) bus_fd.async_wait(asio::posix::descriptor_base::wait_write, ready);
-    if (event_fd.is_open()) event_fd.async_wait(asio::posix::descriptor_base::wait_read, ready);
-    if (data.timeout) {
-      timer.expires_after(*data.timeout);
-      timer.async_wait(ready);
-    } else {
-      timer.cancel();
-    }
   }
 
   void forward(const Event& event) {
@@ -165,7 +90,7 @@ struct DbusService::Connection {
     } catch (const std::exception& e) {
       log::warn("dbus", "cannot emit ", event_kind_name(event.kind), ": ", e.what());
     }
-    kick();
+    pump.kick();
   }
 };
 

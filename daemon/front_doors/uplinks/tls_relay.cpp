@@ -80,8 +80,7 @@ std::shared_ptr<ssl::context> load_context(const io::TlsFiles& files) {
                        ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
   boost::system::error_code ec;
   context->use_certificate_chain_file(files.certificate, ec);
-  if (ec)
-    throw std::runtime_error("'" + files.certificate + "' is not a PEM certificate chain (" + ec.message() + ")");
+  if (ec) throw std::runtime_error("'" + files.certificate + "' is not a PEM certificate chain (" + ec.message() + ")");
   context->use_private_key_file(files.key, ssl::context::pem, ec);
   const auto mismatch = [&] {
     return std::runtime_error("the key '" + files.key + "' does not belong to the certificate '" + files.certificate +
@@ -174,7 +173,8 @@ class TlsRelay : public std::enable_shared_from_this<TlsRelay> {
   void on_first_bytes() {
     unsigned char first = 0;
     const auto got = ::recv(client().native_handle(), &first, 1, MSG_PEEK);
-    if (got <= 0) return fail(got == 0 ? asio::error::eof : boost::system::error_code(errno, asio::error::get_system_category()));
+    if (got <= 0)
+      return fail(got == 0 ? asio::error::eof : boost::system::error_code(errno, asio::error::get_system_category()));
     if (first != kHandshakeRecord) return report({io::TlsAccepted::Outcome::not_tls, std::move(client()), {}});
     stream_.async_handshake(ssl::stream_base::server, [self = shared_from_this()](boost::system::error_code ec) {
       if (ec) return self->fail(ec);
@@ -229,31 +229,31 @@ class TlsRelay : public std::enable_shared_from_this<TlsRelay> {
   // or a connection just closed) is passed on as the door's end of file.
   void pump_from_client() {
     reading_client_ = true;
-    stream_.async_read_some(asio::buffer(from_client_), [self = shared_from_this()](boost::system::error_code ec,
-                                                                                    std::size_t length) {
-      self->reading_client_ = false;
-      if (ec) return self->client_ended(ec);
-      asio::async_write(self->inner_, asio::buffer(self->from_client_.data(), length),
-                        [self](boost::system::error_code write_error, std::size_t) {
-                          // The door has closed: pump_to_client() sees its end of file.
-                          if (write_error || self->phase_ != Phase::relaying) return;
-                          self->pump_from_client();
-                        });
-    });
+    stream_.async_read_some(asio::buffer(from_client_),
+                            [self = shared_from_this()](boost::system::error_code ec, std::size_t length) {
+                              self->reading_client_ = false;
+                              if (ec) return self->client_ended(ec);
+                              asio::async_write(self->inner_, asio::buffer(self->from_client_.data(), length),
+                                                [self](boost::system::error_code write_error, std::size_t) {
+                                                  // The door has closed: pump_to_client() sees its end of file.
+                                                  if (write_error || self->phase_ != Phase::relaying) return;
+                                                  self->pump_from_client();
+                                                });
+                            });
   }
 
   // Door to client: what the door writes, encrypted. The door closing its end
   // closes the connection, with a close_notify.
   void pump_to_client() {
-    inner_.async_read_some(asio::buffer(to_client_), [self = shared_from_this()](boost::system::error_code ec,
-                                                                                 std::size_t length) {
-      if (ec) return self->door_ended();
-      asio::async_write(self->stream_, asio::buffer(self->to_client_.data(), length),
-                        [self](boost::system::error_code write_error, std::size_t) {
-                          if (write_error) return self->close();  // the client has gone
-                          self->pump_to_client();
-                        });
-    });
+    inner_.async_read_some(asio::buffer(to_client_),
+                           [self = shared_from_this()](boost::system::error_code ec, std::size_t length) {
+                             if (ec) return self->door_ended();
+                             asio::async_write(self->stream_, asio::buffer(self->to_client_.data(), length),
+                                               [self](boost::system::error_code write_error, std::size_t) {
+                                                 if (write_error) return self->close();  // the client has gone
+                                                 self->pump_to_client();
+                                               });
+                           });
   }
 
   void client_ended(boost::system::error_code ec) {

@@ -20,8 +20,8 @@ bool run_openssl(const TempDir& dir, const std::string& log, const std::string& 
 
 std::string sign_server(const std::string& ca, const std::string& name) {
   return "openssl req" + kEcKey + "-keyout " + name + "-server.key -out " + name +
-         "-server.csr -subj /CN=localhost; openssl x509 -req -in " + name + "-server.csr -CA " + ca + "-ca.pem -CAkey " +
-         ca + "-ca.key -CAcreateserial -out " + name + "-server.pem -days 2 -extfile server.ext";
+         "-server.csr -subj /CN=localhost; openssl x509 -req -in " + name + "-server.csr -CA " + ca +
+         "-ca.pem -CAkey " + ca + "-ca.key -CAcreateserial -out " + name + "-server.pem -days 2 -extfile server.ext";
 }
 
 }  // namespace
@@ -29,8 +29,8 @@ std::string sign_server(const std::string& ca, const std::string& name) {
 bool make_certificates(const TempDir& dir, const std::string& name) {
   dir.write_file("server.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
   return run_openssl(dir, name,
-                     "openssl req -x509" + kEcKey + "-keyout " + name + "-ca.key -out " + name + "-ca.pem -days 2 -subj /CN=" +
-                         name + "-ca; " + sign_server(name, name));
+                     "openssl req -x509" + kEcKey + "-keyout " + name + "-ca.key -out " + name +
+                         "-ca.pem -days 2 -subj /CN=" + name + "-ca; " + sign_server(name, name));
 }
 
 bool renew_server_certificate(const TempDir& dir, const std::string& ca_name, const std::string& name) {

@@ -81,6 +81,8 @@ const Fields<Config>& config_fields() {
        }},
       {"/log_level", [](const Config& c) -> json { return c.log_level; }},
       {"/dbus", [](const Config& c) -> json { return c.dbus; }},
+      {"/discovery/announce", [](const Config& c) -> json { return c.discovery.announce; }},
+      {"/discovery/name", [](const Config& c) -> json { return c.discovery.name; }},
       {"/board", [](const Config& c) -> json { return pins::board_kind_name(c.board.kind); }},
       {"/pwm_sysfs_root", [](const Config& c) -> json { return c.board.pwm_sysfs_root; }},
       {"/sysfs_root", [](const Config& c) -> json { return c.board.sysfs_root; }},
