@@ -116,6 +116,9 @@ struct Daemon::Wiring {
   std::size_t tools_fingerprint = 0;  // of the tool listing clients were last told about
   std::unique_ptr<dbus::DbusService> dbus_service;
   dbus::Announcer announcer{io};  // the listeners beyond loopback, on the LAN through avahi-daemon
+  // _mcpu._tcp boards on the LAN, while a [[bridges]] table discovers one.
+  std::unique_ptr<dbus::ServiceWatch> board_watch;
+  std::vector<dbus::FoundService> found_boards;
 
   dbus::ControlSource control_source(dbus::BusKind bus) {
     return {[this] { return config.device; },
@@ -348,7 +351,7 @@ struct Daemon::Wiring {
     apply_serial();
     apply_buses();
     if (!doors.reconcile([this](bool failed) { stdio_closed(failed); })) return false;
-    bridges.reconcile(config.bridges);
+    reconcile_bridges();
     uplinks.reconcile();
     announce();
     open_dbus();
@@ -396,13 +399,30 @@ struct Daemon::Wiring {
     apply_serial();
     apply_buses();
     doors.reconcile([this](bool failed) { stdio_closed(failed); });
-    bridges.reconcile(config.bridges);
+    reconcile_bridges();
     uplinks.reconcile();
     announce();
     publish_if_tools_changed();     // [mcp] user_only_tools may have changed what is listed
     events.touch_status("reload");  // listeners, uplinks, bridges, the device's name
     log::info("daemon", "reloaded: ", board.size(), " pins, ", registry.size(), " tools");
     return {};
+  }
+
+  void reconcile_bridges() {
+    const bool discovers = std::any_of(config.bridges.begin(), config.bridges.end(),
+                                       [](const bridge::BridgeConfig& b) { return !b.discover.empty(); });
+    if (discovers && !board_watch) {
+      board_watch = std::make_unique<dbus::ServiceWatch>(io, "_mcpu._tcp", [this](const auto& found) {
+        found_boards = found;
+        reconcile_bridges();
+      });
+      board_watch->start();
+    } else if (!discovers) {
+      board_watch.reset();
+      found_boards.clear();
+    }
+    const auto own = config.discovery.announce ? instance_name(config.discovery.name, config.device) : std::string();
+    bridges.reconcile(place_discovered_bridges(config.bridges, found_boards, own));
   }
 
   void announce() {
@@ -426,6 +446,7 @@ struct Daemon::Wiring {
     status_feed.stop();
     heap_trimmer.stop();
     uplinks.close();
+    board_watch.reset();
     announcer.close();  // withdrawn before the doors close, so browsers never see a dead board
     doors.close();
     if (dbus_service) dbus_service->close();

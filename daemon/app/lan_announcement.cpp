@@ -5,8 +5,11 @@
 #include <net/if.h>
 #include <netinet/in.h>
 
+#include <fnmatch.h>
+
 #include <cstring>
 #include <optional>
+#include <set>
 
 #include <boost/asio/ip/address.hpp>
 
@@ -39,7 +42,8 @@ int interface_of(const ip::address& address) {
   if (::getifaddrs(&interfaces) != 0) return -1;
   int index = -1;
   for (const ifaddrs* entry = interfaces; entry && index < 0; entry = entry->ifa_next) {
-    if (entry->ifa_addr && same_address(entry->ifa_addr, address)) index = static_cast<int>(::if_nametoindex(entry->ifa_name));
+    if (entry->ifa_addr && same_address(entry->ifa_addr, address))
+      index = static_cast<int>(::if_nametoindex(entry->ifa_name));
   }
   ::freeifaddrs(interfaces);
   return index == 0 ? -1 : index;
@@ -82,6 +86,30 @@ std::vector<dbus::AnnouncedService> services_to_announce(const nlohmann::json& l
     services.push_back(std::move(*service));
   }
   return services;
+}
+
+std::vector<bridge::BridgeConfig> place_discovered_bridges(std::vector<bridge::BridgeConfig> configs,
+                                                           const std::vector<dbus::FoundService>& found,
+                                                           const std::string& own) {
+  std::set<std::string> taken;
+  std::vector<bridge::BridgeConfig> placed;
+  for (auto& config : configs) {
+    if (config.discover.empty()) {
+      placed.push_back(std::move(config));
+      continue;
+    }
+    for (const auto& board : found) {
+      if (board.name == own || taken.contains(board.name) ||
+          ::fnmatch(config.discover.c_str(), board.name.c_str(), 0) != 0)
+        continue;
+      taken.insert(board.name);
+      const bool v6 = board.address.find(':') != std::string::npos;
+      config.tcp = (v6 ? "[" + board.address + "]" : board.address) + ":" + std::to_string(board.port);
+      placed.push_back(std::move(config));
+      break;
+    }
+  }
+  return placed;
 }
 
 std::string instance_name(const std::string& name, const std::string& device) {

@@ -91,8 +91,9 @@ json resolve(sdbus::IProxy& server, const Item& item, const std::string& service
       .storeResultsTo(found_interface, found_protocol, found_name, found_type, found_domain, host, address_protocol,
                       address, port, txt, flags);
   const auto records = txt_object(txt);
-  return {{"name", name},       {"service", service}, {"host", host},  {"address", address},
-          {"port", port},       {"url", url_of(service, host, port, records)}, {"txt", records}};
+  return {{"name", name},       {"service", service}, {"host", host},
+          {"address", address}, {"port", port},       {"url", url_of(service, host, port, records)},
+          {"txt", records}};
 }
 
 // A browser for `type`, not started yet.
@@ -133,9 +134,12 @@ json discover(std::chrono::milliseconds wait) {
                         const std::string& found_type, const std::string& domain, std::uint32_t) {
           items[{interface, protocol, name, found_type, domain}] = shown;
         });
-    proxy.uponSignal("ItemRemove").onInterface(kBrowser).call(
-        [&items](std::int32_t interface, std::int32_t protocol, const std::string& name, const std::string& found_type,
-                 const std::string& domain, std::uint32_t) { items.erase({interface, protocol, name, found_type, domain}); });
+    proxy.uponSignal("ItemRemove")
+        .onInterface(kBrowser)
+        .call([&items](std::int32_t interface, std::int32_t protocol, const std::string& name,
+                       const std::string& found_type, const std::string& domain, std::uint32_t) {
+          items.erase({interface, protocol, name, found_type, domain});
+        });
     proxy.uponSignal("AllForNow").onInterface(kBrowser).call([&all = browse.all_for_now] { all = true; });
     proxy.uponSignal("Failure").onInterface(kBrowser).call([&failure](const std::string& error) { failure = error; });
     dbus::compat::finish_proxy(proxy);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,8 +63,10 @@ class Side {
         "avahi.conf", "[server]\nhost-name=" + netns_ + "\nuse-ipv6=no\nallow-interfaces=" + link_ +
                           "\nenable-dbus=yes\n[wide-area]\nenable-wide-area=no\n[publish]\npublish-hinfo=no\n"
                           "publish-workstation=no\n");
-    const std::string avahi = "mount -t tmpfs tmpfs /run && mkdir /run/avahi-daemon && exec avahi-daemon "
-                              "--no-drop-root --no-chroot --no-rlimits --no-proc-title -f " + config;
+    const std::string avahi =
+        "mount -t tmpfs tmpfs /run && mkdir /run/avahi-daemon && exec avahi-daemon "
+        "--no-drop-root --no-chroot --no-rlimits --no-proc-title -f " +
+        config;
     if (!avahi_->start_program("/usr/bin/env",
                                {bus_variable(), "ip", "netns", "exec", netns_, "unshare", "-m", "sh", "-c", avahi}))
       return false;
@@ -76,8 +79,8 @@ class Side {
 
   // mcpud in this namespace, on this side's system bus.
   bool start_mcpud(DaemonProcess& mcpud, const std::string& config_path) const {
-    return mcpud.start_program("/usr/bin/env", {bus_variable(), "ip", "netns", "exec", netns_, MCPUD_BINARY,
-                                                "--config", config_path, "--dbus", "none", "--unix", ""});
+    return mcpud.start_program("/usr/bin/env", {bus_variable(), "ip", "netns", "exec", netns_, MCPUD_BINARY, "--config",
+                                                config_path, "--dbus", "none", "--unix", ""});
   }
 
   // What mcpuctl discover --json finds from here.
@@ -114,8 +117,8 @@ class LanDiscovery : public ::testing::Test {
     ASSERT_TRUE(run({"/usr/sbin/ip", "link", "add", board_.link(), "netns", board_.netns(), "type", "veth", "peer",
                      "name", peer_.link(), "netns", peer_.netns()}));
     for (const auto* side : {&board_, &peer_}) {
-      ASSERT_TRUE(run({"/usr/sbin/ip", "-n", side->netns(), "addr", "add", side->address() + "/24", "dev",
-                       side->link()}));
+      ASSERT_TRUE(
+          run({"/usr/sbin/ip", "-n", side->netns(), "addr", "add", side->address() + "/24", "dev", side->link()}));
       ASSERT_TRUE(run({"/usr/sbin/ip", "-n", side->netns(), "link", "set", side->link(), "up"}));
       ASSERT_TRUE(run({"/usr/sbin/ip", "-n", side->netns(), "link", "set", "lo", "up"}));
     }
@@ -190,11 +193,9 @@ TEST_F(LanDiscovery, ANameTakenOnTheLanIsAnnouncedUnderAnother) {
   ASSERT_TRUE(board_.start_mcpud(mcpud_, board_config()));
   ASSERT_TRUE(mcpud_.wait_for_log("announced 'bench-pi'", 20s)) << mcpud_.log();
   DaemonProcess second;
-  const auto config = second.write_file(
-      "mcpud.toml", board_toml("bench-pi", R"(["0.0.0.0:3000"])"));
+  const auto config = second.write_file("mcpud.toml", board_toml("bench-pi", R"(["0.0.0.0:3000"])"));
   ASSERT_TRUE(peer_.start_mcpud(second, config));
-  ASSERT_TRUE(second.wait_for_log("'bench-pi' is taken on the LAN: announcing as 'bench-pi #2'", 20s))
-      << second.log();
+  ASSERT_TRUE(second.wait_for_log("'bench-pi' is taken on the LAN: announcing as 'bench-pi #2'", 20s)) << second.log();
   const auto found = board_.discover_until([](const json& f) { return f.size() == 3; });
   EXPECT_TRUE(find(found, "bench-pi #2", "mcpu").is_object()) << found.dump();
   EXPECT_TRUE(find(found, "bench-pi", "mcp").is_object()) << found.dump();
@@ -218,15 +219,34 @@ TEST_F(LanDiscovery, ADaemonOnLoopbackAloneAnnouncesNothingAndNeedsNoBus) {
   EXPECT_EQ(mcpud_.count_in_log("[discovery]"), 0u) << mcpud_.log();
 }
 
+// A [[bridges]] table with `discover` dials the board whose announced name
+// matches, wherever the LAN says it is, and re-exports its tools.
+TEST_F(LanDiscovery, ABridgeFindsItsBoardByTheNameItAnnounces) {
+  DaemonProcess board;
+  const auto board_file = board.write_file("mcpud.toml", board_toml("uno-greenhouse", R"(["0.0.0.0:3000"])"));
+  ASSERT_TRUE(peer_.start_mcpud(board, board_file));
+  ASSERT_TRUE(board.wait_for_log("announced 'uno-greenhouse'", 20s)) << board.log();
+  const auto config = mcpud_.write_file(
+      "mcpud.toml", board_toml("bench-pi", R"(["127.0.0.1:3000"])") +
+                        "[[bridges]]\nid = \"uno\"\ndiscover = \"uno-*\"\n[[bridges]]\nid = \"other\"\n"
+                        "discover = \"nothing-*\"\n");
+  ASSERT_TRUE(board_.start_mcpud(mcpud_, config));
+  ASSERT_TRUE(mcpud_.wait_for_log(
+      std::regex(R"(\[bridge\] uno: connected to 'uno-greenhouse' on 10\.231\.0\.2:3000: [1-9]\d* tools)"), 20s))
+      << mcpud_.log();
+  EXPECT_EQ(mcpud_.count_in_log("other:"), 0u) << "a pattern nothing matches dials nothing";
+}
+
 TEST(LanDiscoveryWithoutAvahi, MissingAvahiIsSaidOnceAndNothingFails) {
   BusDaemon bus(BusDaemon::Kind::System, kAvahiPolicy);
   DaemonProcess mcpud;
   const auto config = mcpud.write_file("mcpud.toml", board_toml("bench-pi", R"(["0.0.0.0:0"])"));
-  ASSERT_TRUE(mcpud.start_program("/usr/bin/env", {"DBUS_SYSTEM_BUS_ADDRESS=" + bus.address(), MCPUD_BINARY,
-                                                   "--config", config, "--dbus", "none", "--unix", ""}));
+  ASSERT_TRUE(mcpud.start_program("/usr/bin/env", {"DBUS_SYSTEM_BUS_ADDRESS=" + bus.address(), MCPUD_BINARY, "--config",
+                                                   config, "--dbus", "none", "--unix", ""}));
   ASSERT_TRUE(mcpud.wait_for_log("ready:")) << mcpud.log();
   EXPECT_TRUE(mcpud.wait_for_log("no avahi-daemon on the system bus")) << mcpud.log();
-  const auto found = run_program("/usr/bin/env", {"DBUS_SYSTEM_BUS_ADDRESS=" + bus.address(), MCPUCTL_BINARY, "discover"});
+  const auto found =
+      run_program("/usr/bin/env", {"DBUS_SYSTEM_BUS_ADDRESS=" + bus.address(), MCPUCTL_BINARY, "discover"});
   EXPECT_EQ(found.exit_code, 1);
   EXPECT_NE(found.err.find("avahi-daemon is not running on the system bus"), std::string::npos) << found.err;
 }

@@ -23,6 +23,7 @@ const char* const kBridgesSchema = R"json({
       "id": {"type": "string", "minLength": 1, "maxLength": 32, "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"},
       "port": {"type": "string", "minLength": 1},
       "tcp": {"type": "string", "minLength": 3},
+      "discover": {"type": "string", "minLength": 1, "maxLength": 63},
       "baud": {"type": "integer", "minimum": 1, "default": 115200},
       "reset_wait_ms": {"type": "integer", "minimum": 0, "maximum": 60000},
       "timeout_ms": {"type": "integer", "minimum": 10, "maximum": 600000, "default": 5000},
@@ -40,8 +41,11 @@ std::expected<BridgeConfig, std::string> parse_bridge(const json& j, const std::
     return std::unexpected(where + ".id: must not contain \"__\" (it separates id and tool)");
   bridge.port = j.value("port", "");
   bridge.tcp = j.value("tcp", "");
-  if (bridge.port.empty() == bridge.tcp.empty())
-    return std::unexpected(where + ": give exactly one of port (a serial device) or tcp (host:port)");
+  bridge.discover = j.value("discover", "");
+  if (!bridge.port.empty() + !bridge.tcp.empty() + !bridge.discover.empty() != 1)
+    return std::unexpected(where +
+                           ": give exactly one of port (a serial device), tcp (host:port) or discover (a pattern of "
+                           "the names boards announce on the LAN)");
   if (!bridge.port.empty() && bridge.port.front() != '/')
     return std::unexpected(where + ".port: expected an absolute device path, e.g. /dev/ttyACM0");
   if (!bridge.tcp.empty() && !io::split_host_port(bridge.tcp)) {

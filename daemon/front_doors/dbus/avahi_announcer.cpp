@@ -9,10 +9,11 @@
 
 #include <chrono>
 
+#include <sdbus-c++/sdbus-c++.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <sdbus-c++/sdbus-c++.h>
 
+#include "avahi_bus.hpp"
 #include "bus_pump.hpp"
 #include "mcpud/core/log.hpp"
 #include "mcpud/dbus/sdbus_compat.hpp"
@@ -21,13 +22,10 @@ namespace mcpud::dbus {
 
 namespace {
 
-constexpr const char* kAvahi = "org.freedesktop.Avahi";
 constexpr const char* kServer = "org.freedesktop.Avahi.Server";
 constexpr const char* kEntryGroup = "org.freedesktop.Avahi.EntryGroup";
 constexpr std::int32_t kServerRunning = 2;  // AVAHI_SERVER_RUNNING
 enum GroupState : std::int32_t { established = 2, collision = 3, failure = 4 };
-// avahi-daemon answers at once; a wedged one must not hold the event loop long.
-constexpr auto kCallTime = std::chrono::seconds(2);
 
 std::int32_t avahi_protocol(AnnouncedService::Family family) {
   switch (family) {
@@ -93,16 +91,11 @@ struct Announcer::Avahi {
   bool connect() {
     try {
       connection = compat::connect(BusKind::System);
-      bus = compat::make_proxy(*connection, "org.freedesktop.DBus", "/org/freedesktop/DBus");
-      bus->uponSignal("NameOwnerChanged")
-          .onInterface("org.freedesktop.DBus")
-          .call([this](const std::string& owned, const std::string&, const std::string& new_owner) {
-            if (owned != kAvahi) return;
-            group_lost = true;  // a new avahi-daemon knows nothing of the old one's groups
-            if (new_owner.empty()) log::info("discovery", "avahi-daemon left the system bus");
-            schedule();
-          });
-      compat::finish_proxy(*bus);
+      bus = watch_avahi_owner(*connection, [this](bool present) {
+        group_lost = true;  // a new avahi-daemon knows nothing of the old one's groups
+        if (!present) log::info("discovery", "avahi-daemon left the system bus");
+        schedule();
+      });
       server = compat::make_proxy(*connection, kAvahi, "/");
       server->uponSignal("StateChanged").onInterface(kServer).call([this](std::int32_t, const std::string&) {
         schedule();
@@ -159,7 +152,7 @@ struct Announcer::Avahi {
   bool avahi_running() {
     std::int32_t state = 0;
     try {
-      server->callMethod("GetState").onInterface(kServer).withTimeout(kCallTime).storeResultsTo(state);
+      server->callMethod("GetState").onInterface(kServer).withTimeout(kAvahiCallTime).storeResultsTo(state);
     } catch (const sdbus::Error& e) {
       if (!said_unavailable)
         log::info("discovery", "no avahi-daemon on the system bus (", e.getMessage(),
@@ -179,7 +172,7 @@ struct Announcer::Avahi {
     try {
       server->callMethod("GetAlternativeServiceName")
           .onInterface(kServer)
-          .withTimeout(kCallTime)
+          .withTimeout(kAvahiCallTime)
           .withArguments(name)
           .storeResultsTo(alternative);
     } catch (const sdbus::Error& e) {
@@ -193,7 +186,7 @@ struct Announcer::Avahi {
   void drop_group() {
     if (!group) return;
     try {
-      group->callMethod("Free").onInterface(kEntryGroup).withTimeout(kCallTime);
+      group->callMethod("Free").onInterface(kEntryGroup).withTimeout(kAvahiCallTime);
     } catch (const sdbus::Error&) {
       // gone already: avahi-daemon left, or freed it on a collision
     }
@@ -204,20 +197,20 @@ struct Announcer::Avahi {
   void publish() {
     try {
       sdbus::ObjectPath path;
-      server->callMethod("EntryGroupNew").onInterface(kServer).withTimeout(kCallTime).storeResultsTo(path);
+      server->callMethod("EntryGroupNew").onInterface(kServer).withTimeout(kAvahiCallTime).storeResultsTo(path);
       group = compat::make_proxy(*connection, kAvahi, path);
-      group->uponSignal("StateChanged").onInterface(kEntryGroup).call([this](std::int32_t state, const std::string& error) {
-        group_state_changed(state, error);
-      });
+      group->uponSignal("StateChanged")
+          .onInterface(kEntryGroup)
+          .call([this](std::int32_t state, const std::string& error) { group_state_changed(state, error); });
       compat::finish_proxy(*group);
       for (const auto& service : wanted) {
         group->callMethod("AddService")
             .onInterface(kEntryGroup)
-            .withTimeout(kCallTime)
+            .withTimeout(kAvahiCallTime)
             .withArguments(std::int32_t{service.interface_index}, avahi_protocol(service.family), std::uint32_t{0},
                            name, service.type, std::string(), std::string(), service.port, txt_records(service.txt));
       }
-      group->callMethod("Commit").onInterface(kEntryGroup).withTimeout(kCallTime);
+      group->callMethod("Commit").onInterface(kEntryGroup).withTimeout(kAvahiCallTime);
       announced = wanted;
       announced_name = name;
     } catch (const sdbus::Error& e) {

@@ -153,6 +153,11 @@ std::unique_ptr<sdbus::IProxy> make_proxy(sdbus::IConnection& connection, const 
 
 void finish_proxy(sdbus::IProxy& proxy) { proxy.finishRegistration(); }
 
+sdbus::Slot add_match(sdbus::IConnection& connection, const std::string& rule,
+                      std::function<void(sdbus::Message&)> handler) {
+  return connection.addMatch(rule, std::move(handler));
+}
+
 std::string error_name(const sdbus::Error& error) { return error.getName(); }
 
 sdbus::Error make_error(const std::string& name, const std::string& message) { return sdbus::Error(name, message); }

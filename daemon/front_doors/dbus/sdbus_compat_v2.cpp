@@ -155,6 +155,12 @@ std::unique_ptr<sdbus::IProxy> make_proxy(sdbus::IConnection& connection, const 
 
 void finish_proxy(sdbus::IProxy&) {}  // 2.x: signal subscriptions are active at once
 
+sdbus::Slot add_match(sdbus::IConnection& connection, const std::string& rule,
+                      std::function<void(sdbus::Message&)> handler) {
+  return connection.addMatch(
+      rule, [handler = std::move(handler)](sdbus::Message message) { handler(message); }, sdbus::return_slot);
+}
+
 std::string error_name(const sdbus::Error& error) { return error.getName(); }
 
 sdbus::Error make_error(const std::string& name, const std::string& message) {

@@ -37,9 +37,11 @@ timeout_ms = 2000
 TEST(BridgeConfig, ErrorsNameTheBridgeAndTheKey) {
   EXPECT_EQ(error_of("[[bridges]]\nport = \"/dev/ttyACM0\""), "test.toml: bridges[0].id: required property is missing");
   EXPECT_EQ(error_of("[[bridges]]\nid = \"uno\""),
-            "test.toml: bridges[0]: give exactly one of port (a serial device) or tcp (host:port)");
+            "test.toml: bridges[0]: give exactly one of port (a serial device), tcp (host:port) or discover (a pattern "
+            "of the names boards announce on the LAN)");
   EXPECT_EQ(error_of("[[bridges]]\nid = \"uno\"\nport = \"/dev/x\"\ntcp = \"h:1\""),
-            "test.toml: bridges[0]: give exactly one of port (a serial device) or tcp (host:port)");
+            "test.toml: bridges[0]: give exactly one of port (a serial device), tcp (host:port) or discover (a pattern "
+            "of the names boards announce on the LAN)");
   EXPECT_EQ(error_of("[[bridges]]\nid = \"uno\"\nport = \"ttyACM0\""),
             "test.toml: bridges[0].port: expected an absolute device path, e.g. /dev/ttyACM0");
   EXPECT_EQ(error_of("[[bridges]]\nid = \"esp\"\ntcp = \"192.168.1.40\""),

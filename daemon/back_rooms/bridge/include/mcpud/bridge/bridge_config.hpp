@@ -16,9 +16,10 @@ namespace mcpud::bridge {
 // One MCP/U microcontroller whose tools mcpud re-exports as "<id>__<tool>".
 // Defaults are the schema's, and parse_bridges's for reset_wait_ms.
 struct BridgeConfig {
-  std::string id;    // tool prefix, e.g. "uno"
-  std::string port;  // serial device path; empty for TCP
-  std::string tcp;   // "host:port"; empty for serial
+  std::string id;        // tool prefix, e.g. "uno"
+  std::string port;      // serial device path; empty for TCP
+  std::string tcp;       // "host:port"; empty for serial (for `discover`: where it was found)
+  std::string discover;  // a pattern (fnmatch) of the _mcpu._tcp instance names on the LAN to dial
   std::uint32_t baud{};
   std::uint32_t reset_wait_ms{};    // after opening (DTR resets the board)
   std::uint32_t timeout_ms{};       // per call

@@ -60,6 +60,10 @@ std::unique_ptr<sdbus::IProxy> make_proxy(sdbus::IConnection& connection, const 
                                           const std::string& path);
 // Activates signal handlers registered with uponSignal() (needed by 1.x only).
 void finish_proxy(sdbus::IProxy& proxy);
+// Every message matching `rule` (a D-Bus match rule) on `connection`, for as
+// long as the slot lives.
+sdbus::Slot add_match(sdbus::IConnection& connection, const std::string& rule,
+                      std::function<void(sdbus::Message& message)> handler);
 std::string error_name(const sdbus::Error& error);
 sdbus::Error make_error(const std::string& name, const std::string& message);
 
