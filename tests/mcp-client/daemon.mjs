@@ -35,8 +35,9 @@ sampling = { interval_ms = 1000, buffer_size = 4 }
 `;
 
 // The configuration text; `pageBytes` small enough to force tools/list paging.
-// `extra`: TOML appended as is (e.g. [serial] or [[bridges]] tables of a test).
-export function configText({ sampled = false, broken = false, http = "", token = "", pageBytes = 700, extra = "" } = {}) {
+// `extra`: TOML appended as is (e.g. [serial] or [[bridges]] tables of a test);
+// `httpExtra`: lines of the [http] table (e.g. tls_cert and tls_key).
+export function configText({ sampled = false, broken = false, http = "", token = "", pageBytes = 700, extra = "", httpExtra = "" } = {}) {
   return `device = "mcp-test"
 listen = ["127.0.0.1:0"]
 log_level = "debug"
@@ -46,6 +47,7 @@ user_only_tools = ["get_info"]
 [http]
 listen = "${http}"
 token = "${token}"
+${httpExtra}
 ${BASE_PINS}${sampled ? SAMPLED_PIN : ""}${broken ? "\n[[pins]]\nname = 7\n" : ""}${extra}`;
 }
 
