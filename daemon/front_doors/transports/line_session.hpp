@@ -28,10 +28,28 @@ namespace mcpud::transports {
 
 // Owned by a SessionSet through shared_ptr; pending operations hold a reference
 // too, so the object outlives its last completion handler. Event loop only.
+//
+// Its input goes through named phases; a write in flight (the output side) is
+// beside them:
+//   reading  --lines read-------------------------> serving
+//   reading  --end of input or a read error-------> draining
+//   serving  --all served, nothing backed up------> reading
+//   serving  --more lines than a turn's share-----> serving (on a later turn)
+//   serving  --replies backed up or a batch open--> paused
+//   paused   --replies read, the batch done-------> serving
+//   draining --the last reply written-------------> closed
+//   any      --close(): dropped, idle, write error> closed
 template <class Stream>
 class LineSession final : public Session, public rpc::Client, public std::enable_shared_from_this<LineSession<Stream>> {
  public:
   using ClosedHandler = std::function<void(Session&)>;
+  enum class Phase {
+    reading,   // a read is pending
+    serving,   // lines of the last read are handed to the engine, now or on a later turn
+    paused,    // lines wait in the buffer, the socket is not read: replies backed up, or a batch in progress
+    draining,  // the client ended its input: its last replies are written, then it is closed
+    closed,
+  };
 
   LineSession(Stream stream, rpc::Engine& engine, SessionLimits limits, std::string peer, std::string transport,
               ClosedHandler on_closed)
@@ -58,11 +76,13 @@ class LineSession final : public Session, public rpc::Client, public std::enable
 
   void start() { read_more(); }
 
+  Phase phase() const { return phase_; }
+
   // Queues one reply line (the newline is added here). A reply larger than the
   // queue bound is refused before it gets here (the engine's reply budget); what
   // drops a client is a backlog: replies it has not read when the next comes.
   void send(std::string_view line) {
-    if (closed_) return;
+    if (closed()) return;
     if (outgoing_.size() > limits_.queue_bytes) {
       log::info(transport_, peer_, ": dropped: not reading (", outgoing_.size(),
                 " bytes of replies unread, more than [limits] client_queue_bytes = ", limits_.queue_bytes, ")");
@@ -85,16 +105,16 @@ class LineSession final : public Session, public rpc::Client, public std::enable
       auto self = weak.lock();
       if (!self) return;
       --self->deferred_;
-      if (self->closed_) return;
+      if (self->closed()) return;
       next();
-      if (self->serving_paused_ && !self->must_wait()) self->serve_input();
+      if (self->phase_ == Phase::paused && !self->must_wait()) self->serve_input();
       self->close_if_finished();
     });
   }
 
   void close() override {
-    if (closed_) return;
-    closed_ = true;
+    if (closed()) return;
+    phase_ = Phase::closed;
     state.reset();  // ends the client's subscriptions now, not when the last handler runs
     this->cancel_pending();
     if (idle_timer_) idle_timer_->cancel();
@@ -117,30 +137,33 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   bool backlogged() const { return outgoing_.size() >= limits_.queue_bytes / 2; }
   // Serving the next line waits for the replies to be read, or for the batch in progress.
   bool must_wait() const { return backlogged() || deferred_ > 0; }
+  bool closed() const { return phase_ == Phase::closed; }
 
   // After the client ended its input: closes once the last reply is written.
   void close_if_finished() {
-    if (input_done_ && !closed_ && !write_active_ && deferred_ == 0) close();
+    if (phase_ == Phase::draining && !write_active_ && deferred_ == 0) close();
   }
 
   void read_more() {
+    phase_ = Phase::reading;
     stream_.async_read_some(
         boost::asio::buffer(read_buffer_),
         [self = this->shared_from_this()](boost::system::error_code ec, std::size_t n) { self->on_read(ec, n); });
   }
 
   void on_read(boost::system::error_code ec, std::size_t n) {
-    if (closed_) return;
+    if (closed()) return;
     last_activity_ = std::chrono::steady_clock::now();
     if (ec) {
       if (ec != boost::asio::error::eof) log::debug(transport_, peer_, ": read: ", ec.message());
       // A peer that half-closes after its last request still gets its replies,
       // that of a last line without a newline too.
+      phase_ = Phase::draining;
       if (ec == boost::asio::error::eof) framer_.finish(serve_line(), overflow());
-      input_done_ = true;
       close_if_finished();
       return;
     }
+    phase_ = Phase::serving;
     unserved_ = std::string_view(read_buffer_.data(), n);
     serve_input();
   }
@@ -169,7 +192,8 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   // calls went 1.5x to 1.9x faster), and one client's read does not hold the loop.
   void serve_input() {
     const std::size_t queued_before = outgoing_.size();
-    while (!unserved_.empty() && !closed_ && !must_wait() && outgoing_.size() - queued_before < kTurnReplyBytes) {
+    phase_ = Phase::serving;
+    while (!unserved_.empty() && !closed() && !must_wait() && outgoing_.size() - queued_before < kTurnReplyBytes) {
       const auto newline = unserved_.find('\n');
       const auto take = newline == std::string_view::npos ? unserved_.size() : newline + 1;
       holding_replies_ = take < unserved_.size();
@@ -177,20 +201,22 @@ class LineSession final : public Session, public rpc::Client, public std::enable
       unserved_.remove_prefix(take);
     }
     holding_replies_ = false;
-    if (closed_) return;
+    if (closed()) return;
     if (!write_active_ && !outgoing_.empty()) write_more();
     if (!unserved_.empty() && !must_wait()) return serve_on_next_turn();
-    serving_paused_ = !unserved_.empty() || must_wait();
-    if (!serving_paused_ && !input_done_) read_more();
+    if (!unserved_.empty() || must_wait()) {
+      phase_ = Phase::paused;
+    } else {
+      read_more();
+    }
   }
 
   // Serves the rest of the read after the handlers already queued (the write
-  // just started among them).
+  // just started among them); the phase stays serving, so nothing else resumes it meanwhile.
   void serve_on_next_turn() {
-    serving_paused_ = false;  // nothing else resumes serving meanwhile: this turn will
     boost::asio::post(stream_.get_executor(), [weak = this->weak_from_this()] {
       auto self = weak.lock();
-      if (self && !self->closed_) self->serve_input();
+      if (self && !self->closed()) self->serve_input();
     });
   }
 
@@ -204,7 +230,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
 
   void on_written(boost::system::error_code ec, std::size_t n) {
     write_active_ = false;
-    if (closed_) return;
+    if (closed()) return;
     if (ec) {
       log::debug(transport_, peer_, ": write: ", ec.message());
       write_error_ = ec;
@@ -213,7 +239,10 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     }
     last_activity_ = std::chrono::steady_clock::now();
     outgoing_.consumed(n);
-    if (serving_paused_ && !must_wait()) serve_input();
+    if (phase_ == Phase::paused && !must_wait()) serve_input();
+    // Serving may have closed the session or started the next write itself: a
+    // second write beside it would send its bytes twice, interleaved.
+    if (closed() || write_active_) return;
     if (!outgoing_.empty()) {
       write_more();
     } else {
@@ -229,7 +258,7 @@ class LineSession final : public Session, public rpc::Client, public std::enable
     idle_timer_->expires_after(delay);
     idle_timer_->async_wait([weak = this->weak_from_this()](boost::system::error_code ec) {
       auto self = weak.lock();
-      if (ec || !self || self->closed_) return;
+      if (ec || !self || self->closed()) return;
       const auto timeout = self->limits_.idle_timeout;
       const auto silent = std::chrono::steady_clock::now() - self->last_activity_;
       if (silent < timeout || !self->in_flight->empty()) {
@@ -261,12 +290,10 @@ class LineSession final : public Session, public rpc::Client, public std::enable
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
   bool write_active_ = false;
   boost::system::error_code write_error_;
-  std::string_view unserved_;    // lines of the last read not yet served (in read_buffer_)
-  bool serving_paused_ = false;  // the backlog is too big, or a batch is in progress: serving waits
-  unsigned deferred_ = 0;        // slices of a batch waiting for their turn
-  bool input_done_ = false;
-  bool closed_ = false;
-  bool holding_replies_ = false;  // serve_input() writes them at its turn's end
+  std::string_view unserved_;  // lines of the last read not yet served (in read_buffer_)
+  unsigned deferred_ = 0;      // slices of a batch waiting for their turn
+  Phase phase_ = Phase::reading;
+  bool holding_replies_ = false;  // within a turn of serve_input(), which writes them at its end
 };
 
 // Tells a client over a connection cap why it is hung up on (so it does not
