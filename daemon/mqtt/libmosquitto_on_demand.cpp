@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The libmosquitto functions the MQTT client calls, loaded from libmosquitto.so.1
 // the first time one is called. Linked against it, every mcpud would map
-// libmosquitto and the OpenSSL it links (about 1.7 MB of PSS, its relocation
-// tables read at start) on boards that configure no MQTT uplink. The
+// libmosquitto and the OpenSSL it links (the largest part of an idle daemon's
+// memory, its relocation tables read at start) on boards that configure no MQTT
+// uplink. The
 // declarations come from <mosquitto.h>, so a signature that drifts fails to build.
 #include <dlfcn.h>
 #include <mosquitto.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The libiio functions iio_adc.cpp calls, loaded from libiio.so.0 the first time
 // one is called. Linked against libiio, every mcpud would map it and what it pulls
-// in (avahi, libdbus, libusb, libxml2, libicu: about 560 kB of PSS, a third of a
-// megabyte of it relocated and so private) even on a board without IIO ADC pins.
+// in (avahi, libdbus, libusb, libxml2, libicu, much of it relocated and so
+// private memory) even on a board without IIO ADC pins.
 // The declarations and pointer types come from <iio.h>, so a signature that
 // drifts fails to build.
 #include <dlfcn.h>

@@ -78,8 +78,8 @@ struct PinSampling::Timers {
   };
   // Every pin with the same interval is sampled on one periodic timerfd. The
   // kernel re-arms it, so a tick costs the loop's wake-up and one read, where an
-  // asio timer re-armed its timerfd twice per tick (8 pins at 1 kHz: 3.2 % of a
-  // core on the benchmark VM, mostly those system calls). Ticks stay on a fixed
+  // asio timer re-armed its timerfd twice per tick, system calls that were most
+  // of what sampling at 1 kHz cost (docs/PERFORMANCE.md). Ticks stay on a fixed
   // grid (no drift); ticks missed while the loop was busy are skipped, not
   // sampled in a burst.
   struct IntervalTimer {

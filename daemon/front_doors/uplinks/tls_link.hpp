@@ -2,8 +2,8 @@
 // TLS for the uplinks and the listening doors, from a module of its own
 // (mcpud-tls.so, tls_module.cpp) that mcpud loads the first time an uplink or a
 // listener asks for TLS: linked into mcpud, OpenSSL would be mapped, and its
-// relocation tables read, by every daemon (about 1.7 MB of PSS) though most
-// boards configure no TLS. The module
+// relocation tables read, by every daemon (the largest part of an idle one's
+// memory) though most boards configure no TLS. The module
 // is built from the same sources with the same Asio definitions as mcpud; these
 // interfaces are all the two share. Event loop only.
 #pragma once
