@@ -207,8 +207,28 @@ struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
 };
 
 // One HTTP/1.1 connection: requests in turn, or (after GET /mcp) an SSE stream.
+// Its phases; a write of the stream's queue in flight and a wait on the peer
+// while a call is pending are beside them:
+//   reading    --a request that answers at once--------------> responding
+//   reading    --a POST whose calls answer later--------------> answering
+//   reading    --GET /mcp------------------------------------> streaming
+//   answering  --the calls answered---------------------------> responding
+//   answering  --an event for it (a 2026-07-28 listen)--------> streaming
+//   responding --written, the connection kept alive----------> reading
+//   streaming  --its listen answered (its last event)---------> ending
+//   ending     --the queue written----------------------------> closed
+//   any        --the peer left, a write failed, a bound passed> closed
 class HttpConnection final : public EventStream, public std::enable_shared_from_this<HttpConnection> {
  public:
+  enum class Phase {
+    reading,     // waiting for a request (or the rest of one)
+    answering,   // a POST's calls have not answered yet; a client that leaves cancels them
+    responding,  // a response is written; then the next request, or the end
+    streaming,   // an event stream: events are written as they come
+    ending,      // the stream's last events are written, then the connection closes
+    closed,
+  };
+
   HttpConnection(tcp::socket socket, std::shared_ptr<HttpServer::State> state, std::string peer, std::string group)
       : stream_(std::move(socket)), state_(std::move(state)), peer_(std::move(peer)), group_(std::move(group)) {}
 
@@ -218,12 +238,12 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void start() { read_request(); }
 
   void close() override {
-    if (closed_) return;
-    closed_ = true;
+    if (closed()) return;
+    phase_ = Phase::closed;
     // Nobody is left to answer (a stream cut for its backlog, a failed write):
     // a call that waits would hold what it waits for, a listen its events.
     // Later: a cut comes while an event is delivered, to the listen it ends.
-    if (awaiting_reply_)
+    if (!pending_ids_.empty())
       boost::asio::post(stream_.get_executor(), [self = shared_from_this()] { self->cancel_pending_calls(); });
     boost::system::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -236,7 +256,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   // cut off. A "look again" that still waits unwritten is not queued twice: a
   // stream nobody reads then costs one copy, not one per tool call.
   void send_event(std::string_view message) override {
-    if (!streaming_) begin_event_stream("");
+    if (!streaming()) begin_event_stream("");
     if (says_look_again(message)) {
       const auto [waiting, fresh] = unwritten_look_agains_.try_emplace(std::string(message), 0);
       if (!fresh) return;
@@ -246,7 +266,11 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   }
 
  private:
+  bool closed() const { return phase_ == Phase::closed; }
+  bool streaming() const { return phase_ == Phase::streaming || phase_ == Phase::ending; }
+
   void read_request() {
+    phase_ = Phase::reading;
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(state_->options.max_body_bytes);
@@ -256,7 +280,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   }
 
   void on_request(beast::error_code ec) {
-    if (closed_) return;
+    if (closed()) return;
     if (ec == http::error::body_limit) {
       return reply_error(http::status::payload_too_large,
                          "Request body larger than " + std::to_string(state_->options.max_body_bytes) + " bytes",
@@ -360,20 +384,22 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                 peer_.substr(0, peer_.rfind(':')),
                                 state_->options.queue_bytes,
                                 weak_from_this()};
-    awaiting_reply_ = true;
+    phase_ = Phase::answering;
+    pending_ids_ = {json()};  // its id is read only if it does not answer at once
     auto client = serve_modern(request, context, [self = shared_from_this()](ModernResponse response) {
-      if (self->closed_) return;
-      self->awaiting_reply_ = false;
-      if (self->streaming_) return self->end_event_stream(response.body);
+      if (self->closed()) return;
+      self->pending_ids_.clear();
+      if (self->streaming()) return self->end_event_stream(response.body);
       self->stop_watching_peer();
       if (response.sse) return self->send_sse_reply(response.body);
       const auto status = static_cast<http::status>(response.status);
       if (response.body.empty()) return self->send(self->text_response(status, ""));
       self->send_json(status, std::move(response.body));
     });
-    if (!awaiting_reply_) return;
+    if (pending_ids_.empty()) return;
     pending_client_ = client;
-    pending_ids_ = {json::parse(request_.body(), nullptr, false).value("id", json())};
+    const json body = json::parse(request_.body(), nullptr, false);
+    pending_ids_ = {body.is_object() ? body.value("id", json()) : json()};
     watch_peer_while_waiting();
   }
 
@@ -520,7 +546,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
       return send(text_response(http::status::accepted, ""));
     }
     const bool sse = wants_sse();
-    awaiting_reply_ = true;
+    phase_ = Phase::answering;
     pending_client_ = session;
     pending_ids_ = request_ids(body);
     // The callback owns the connection: a tool that answers later (a serial read
@@ -530,8 +556,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                  // An initialize that failed opens no session: kept, a client repeating a
                                  // bad one would fill max_sessions_per_address for the idle timeout.
                                  if (opens_session && !is_success(reply)) self->end_session(self->session_id_);
-                                 if (self->closed_) return;
-                                 self->awaiting_reply_ = false;
+                                 if (self->closed()) return;
+                                 self->pending_ids_.clear();
                                  self->stop_watching_peer();
                                  // Its requests were all cancelled: no response is due (MCP),
                                  // and the exchange ends as one that carried none.
@@ -539,7 +565,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                  if (sse) return self->send_sse_reply(reply);
                                  self->send_json(http::status::ok, std::move(reply));
                                });
-    if (awaiting_reply_) watch_peer_while_waiting();
+    if (!pending_ids_.empty()) watch_peer_while_waiting();
   }
 
   // While a call is pending, notices a client that goes away so the connection
@@ -550,7 +576,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     const auto generation = ++watch_generation_;
     stream_.socket().async_wait(
         tcp::socket::wait_read, [self = shared_from_this(), generation](boost::system::error_code ec) {
-          if (generation != self->watch_generation_ || !self->watching_peer_ || self->closed_) return;
+          if (generation != self->watch_generation_ || !self->watching_peer_ || self->closed()) return;
           self->watching_peer_ = false;
           if (ec) return self->close();
           char probe;
@@ -572,7 +598,8 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void cancel_pending_calls() {
     auto session = pending_client_.lock();
     if (!session) return;
-    for (const auto& id : pending_ids_) {
+    const auto ids = pending_ids_;  // each cancel() answers, and the answer clears pending_ids_
+    for (const auto& id : ids) {
       const auto found = session->in_flight->find(rpc::dump(id));
       if (found == session->in_flight->end()) continue;
       auto cancellation = found->second;  // cancel() answers, which erases the entry
@@ -641,7 +668,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   // Answers with an event stream: the headers now, the events as they come,
   // its end when the connection closes (no length, no chunks).
   void begin_event_stream(std::string_view extra_headers) {
-    streaming_ = true;
+    phase_ = Phase::streaming;
     // The kernel's own buffer grows to megabytes on a fast link and would hide a
     // reader that stopped from the queue bound below: keep it small.
     boost::system::error_code ignored;
@@ -659,7 +686,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   void end_event_stream(std::string_view last) {
     watching_peer_ = false;  // no cancel(): it would abort the writes still queued
     if (!last.empty()) queue_raw(sse_event(last));
-    ending_ = true;
+    phase_ = Phase::ending;
     if (!write_active_) close();
   }
 
@@ -686,7 +713,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   // A stream's client sends nothing more; reading notices when it goes away.
   void read_until_closed() {
     stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this()](boost::system::error_code ec) {
-      if (self->closed_) return;
+      if (self->closed()) return;
       char probe[512];
       boost::system::error_code read_error;
       const auto n = ec ? 0 : self->stream_.socket().read_some(boost::asio::buffer(probe), read_error);
@@ -756,6 +783,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     // (RFC 9110 9.3.2): a client reads no body, so one would start the next response.
     if (request_.method() == http::verb::head) res.body().clear();
     auto shared = std::make_shared<Response>(std::move(res));
+    phase_ = Phase::responding;
     http::async_write(stream_, *shared, [self = shared_from_this(), shared](beast::error_code ec, std::size_t) {
       if (ec || !shared->keep_alive()) return self->close();
       self->session_id_.clear();
@@ -764,7 +792,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   }
 
   void queue_raw(std::string_view bytes) {
-    if (closed_) return;
+    if (closed()) return;
     outgoing_.append(bytes);
     queued_bytes_ += bytes.size();
     if (outgoing_.size() > state_->options.queue_bytes) {
@@ -780,7 +808,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
     boost::asio::async_write(stream_.socket(), boost::asio::buffer(bytes.data(), bytes.size()),
                              [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
                                self->write_active_ = false;
-                               if (self->closed_) return;
+                               if (self->closed()) return;
                                if (ec) return self->close();
                                self->outgoing_.consumed(n);
                                self->written_bytes_ += n;
@@ -788,7 +816,7 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
                                  return waiting.second <= self->written_bytes_;
                                });
                                if (!self->outgoing_.empty()) return self->write_more();
-                               if (self->ending_) self->close();
+                               if (self->phase_ == Phase::ending) self->close();
                              });
   }
 
@@ -799,21 +827,18 @@ class HttpConnection final : public EventStream, public std::enable_shared_from_
   std::shared_ptr<HttpServer::State> state_;
   std::string peer_;
   std::string group_;
-  std::string session_id_;  // echoed on the response to a request of a session
-  bool streaming_ = false;
+  std::string session_id_;           // echoed on the response to a request of a session
   io::OutgoingBytes outgoing_;       // the event stream's bytes
   std::uint64_t queued_bytes_ = 0;   // ever queued on outgoing_
   std::uint64_t written_bytes_ = 0;  // ever written from it
   // "Look again" notifications queued and not yet written, with where they end (in queued_bytes_).
   std::map<std::string, std::uint64_t, std::less<>> unwritten_look_agains_;
   bool write_active_ = false;
-  bool awaiting_reply_ = false;                // a POST's call has not answered yet
+  Phase phase_ = Phase::reading;
   std::weak_ptr<rpc::Client> pending_client_;  // whose requests those are (a session's, or a modern POST's)
-  std::vector<nlohmann::json> pending_ids_;    // the POST's request ids
+  std::vector<nlohmann::json> pending_ids_;    // the POST's request ids, until they answer
   bool watching_peer_ = false;                 // watch_peer_while_waiting has a wait pending
   unsigned watch_generation_ = 0;              // tells a cancelled wait from the current one
-  bool ending_ = false;                        // the event stream closes once its queue is written
-  bool closed_ = false;
 };
 
 std::size_t HttpServer::State::connections_of(std::string_view group) const {
