@@ -38,8 +38,7 @@ class HeldMethods final : public rpc::MethodHandler {
                         {"serverInfo", {{"name", "test"}, {"version", "1"}}}});
     }
     if (method == "slow" || method == "subscriptions/listen") {
-      if (method == "subscriptions/listen")
-        client.notify("notifications/subscriptions/acknowledged", json::object());
+      if (method == "subscriptions/listen") client.notify("notifications/subscriptions/acknowledged", json::object());
       held = std::make_shared<ToolReply>(std::move(reply));
       if (auto* cancellation = CallCancellation::current()) {
         cancellation->on_cancel([this] {
@@ -93,8 +92,7 @@ class HttpConnectionPhases : public ::testing::Test {
 
   // Steps the server until `done(received)` or the deadline; what the client
   // read is appended to `received`, and `eof` says whether the server closed.
-  bool step_until(tcp::socket& socket, std::string& received, const std::function<bool()>& done,
-                  bool* eof = nullptr) {
+  bool step_until(tcp::socket& socket, std::string& received, const std::function<bool()>& done, bool* eof = nullptr) {
     const auto deadline = std::chrono::steady_clock::now() + 5s;
     while (!done()) {
       if (std::chrono::steady_clock::now() > deadline) return false;
@@ -112,6 +110,18 @@ class HttpConnectionPhases : public ::testing::Test {
     std::size_t found = 0;
     for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++found;
     return found;
+  }
+
+  // A connection whose POST of "slow" in a new session waits for its answer.
+  tcp::socket with_a_call_pending(int id) {
+    const auto session = initialize();
+    auto socket = connect();
+    const auto call = json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "slow"}}.dump();
+    boost::asio::write(socket, boost::asio::buffer(post(call, "Mcp-Session-Id: " + session + "\r\n")));
+    std::string received;
+    EXPECT_TRUE(step_until(socket, received, [&] { return methods.held != nullptr; }));
+    EXPECT_TRUE(received.empty()) << received;
+    return socket;
   }
 
   // Opens an MCP session and gives its id.
@@ -140,12 +150,14 @@ TEST_F(HttpConnectionPhases, AnsweredRequestsLeaveTheConnectionReadingTheNext) {
   boost::asio::write(socket, boost::asio::buffer(post(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})")));
   std::string received;
   bool eof = false;
-  ASSERT_TRUE(step_until(socket, received, [&] { return received.find("serverInfo") != std::string::npos; }, &eof));
+  ASSERT_TRUE(step_until(
+      socket, received, [&] { return received.find("serverInfo") != std::string::npos; }, &eof));
   std::smatch id;
   ASSERT_TRUE(std::regex_search(received, id, std::regex("Mcp-Session-Id: ([^\r]+)"))) << received;
   boost::asio::write(socket, boost::asio::buffer(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})",
                                                       "Mcp-Session-Id: " + id[1].str() + "\r\n")));
-  ASSERT_TRUE(step_until(socket, received, [&] { return received.find(R"("ok":true)") != std::string::npos; }, &eof))
+  ASSERT_TRUE(step_until(
+      socket, received, [&] { return received.find(R"("ok":true)") != std::string::npos; }, &eof))
       << received;
   EXPECT_EQ(count(received, "HTTP/1.1 200"), 2u);
   EXPECT_FALSE(eof);
@@ -154,12 +166,8 @@ TEST_F(HttpConnectionPhases, AnsweredRequestsLeaveTheConnectionReadingTheNext) {
 // answering -> closed: a client that leaves while its call waits cancels the
 // call, which answers into a closed connection.
 TEST_F(HttpConnectionPhases, AClientThatLeavesWhileItsCallIsPendingCancelsIt) {
-  const auto session = initialize();
-  auto socket = connect();
-  boost::asio::write(socket, boost::asio::buffer(post(R"({"jsonrpc":"2.0","id":2,"method":"slow"})",
-                                                      "Mcp-Session-Id: " + session + "\r\n")));
+  auto socket = with_a_call_pending(2);
   std::string received;
-  ASSERT_TRUE(step_until(socket, received, [&] { return methods.held != nullptr; }));
   socket.close();
   ASSERT_TRUE(step_until(socket, received, [&] { return methods.cancelled == 1; }));
   EXPECT_TRUE(received.empty()) << "nothing was due to a client that left";
@@ -167,12 +175,8 @@ TEST_F(HttpConnectionPhases, AClientThatLeavesWhileItsCallIsPendingCancelsIt) {
 
 // answering -> responding: the call that waited answers, and the response goes out.
 TEST_F(HttpConnectionPhases, ACallThatAnswersLaterIsResponded) {
-  const auto session = initialize();
-  auto socket = connect();
-  boost::asio::write(socket, boost::asio::buffer(post(R"({"jsonrpc":"2.0","id":3,"method":"slow"})",
-                                                      "Mcp-Session-Id: " + session + "\r\n")));
+  auto socket = with_a_call_pending(3);
   std::string received;
-  ASSERT_TRUE(step_until(socket, received, [&] { return methods.held != nullptr; }));
   (*methods.held)(json{{"late", true}});
   ASSERT_TRUE(step_until(socket, received, [&] { return received.find(R"("late":true)") != std::string::npos; }));
   EXPECT_EQ(methods.cancelled, 0);
@@ -189,10 +193,12 @@ TEST_F(HttpConnectionPhases, ASessionsStreamClosesWhenTheSessionEnds) {
   std::string events;
   ASSERT_TRUE(step_until(stream, events, [&] { return events.find("text/event-stream") != std::string::npos; }));
   auto other = connect();
-  boost::asio::write(other, boost::asio::buffer("DELETE /mcp HTTP/1.1\r\nHost: localhost\r\nMcp-Session-Id: " +
-                                                session + "\r\n\r\n"));
+  boost::asio::write(
+      other, boost::asio::buffer("DELETE /mcp HTTP/1.1\r\nHost: localhost\r\nMcp-Session-Id: " + session + "\r\n\r\n"));
   bool eof = false;
-  ASSERT_TRUE(step_until(stream, events, [&] { return eof; }, &eof)) << events;
+  ASSERT_TRUE(step_until(
+      stream, events, [&] { return eof; }, &eof))
+      << events;
 }
 
 // answering -> streaming -> ending -> closed: a 2026-07-28 listen streams its
@@ -202,17 +208,19 @@ TEST_F(HttpConnectionPhases, AListenStreamsThenEndsWithItsAnswer) {
   listen["params"]["_meta"] = {{"io.modelcontextprotocol/protocolVersion", kModern},
                                {"io.modelcontextprotocol/clientCapabilities", json::object()}};
   auto socket = connect();
-  boost::asio::write(socket,
-                     boost::asio::buffer(post(listen.dump(), "MCP-Protocol-Version: " + std::string(kModern) +
-                                                                 "\r\nMcp-Method: subscriptions/listen\r\n")));
+  boost::asio::write(socket, boost::asio::buffer(post(listen.dump(), "MCP-Protocol-Version: " + std::string(kModern) +
+                                                                         "\r\nMcp-Method: subscriptions/listen\r\n")));
   std::string received;
   bool eof = false;
-  ASSERT_TRUE(step_until(socket, received, [&] { return received.find("acknowledged") != std::string::npos; }, &eof))
+  ASSERT_TRUE(step_until(
+      socket, received, [&] { return received.find("acknowledged") != std::string::npos; }, &eof))
       << received;
   EXPECT_NE(received.find("Content-Type: text/event-stream"), std::string::npos) << received;
   EXPECT_FALSE(eof);
   (*methods.held)(json{{"resultType", "complete"}});
-  ASSERT_TRUE(step_until(socket, received, [&] { return eof; }, &eof)) << received;
+  ASSERT_TRUE(step_until(
+      socket, received, [&] { return eof; }, &eof))
+      << received;
   EXPECT_NE(received.find(R"("id":9,"result")"), std::string::npos) << "the answer is the stream's last event";
 }
 

@@ -33,6 +33,14 @@ class CountingHandler final : public rpc::MethodHandler {
   int calls = 0;
 };
 
+// `count` request lines, ids 0 to count - 1.
+std::string request_lines(int count) {
+  std::string lines;
+  for (int id = 0; id < count; ++id)
+    lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"m"})" + "\n";
+  return lines;
+}
+
 struct SessionOnSocketPair : ::testing::Test {
   SessionOnSocketPair() {
     boost::asio::local::connect_pair(ours, theirs);
@@ -44,14 +52,7 @@ struct SessionOnSocketPair : ::testing::Test {
   }
 
   // `count` requests, ids 0 to count - 1, sent in one write (so read at once).
-  void send_requests(int count) {
-    std::string lines;
-    for (int id = 0; id < count; ++id)
-      lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-               R"(,"method":"m"})"
-               "\n";
-    boost::asio::write(theirs, boost::asio::buffer(lines));
-  }
+  void send_requests(int count) { boost::asio::write(theirs, boost::asio::buffer(request_lines(count))); }
 
   // Every reply line the session has written so far.
   std::vector<std::string> written_lines() {
@@ -158,12 +159,7 @@ TEST_F(SessionOnSocketPair, PausesWhileItsRepliesAreUnreadAndServesOnWhenTheyAre
   mine.set_option(boost::asio::socket_base::send_buffer_size(4096));  // the kernel's minimum: fills at once
   auto slow = std::make_shared<LineSession<Socket>>(std::move(mine), engine, limits, "peer", "unix", [](Session&) {});
   constexpr int kRequests = 300;  // 40 KiB of replies: far more than the socket and the bound hold
-  std::string lines;
-  for (int id = 0; id < kRequests; ++id)
-    lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-             R"(,"method":"m"})"
-             "\n";
-  boost::asio::write(peer, boost::asio::buffer(lines));
+  boost::asio::write(peer, boost::asio::buffer(request_lines(kRequests)));
   slow->start();
   while (slow->phase() != Phase::paused) io.run_one();
   EXPECT_LT(handler.calls, kRequests);
