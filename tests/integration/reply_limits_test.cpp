@@ -7,6 +7,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <thread>
+
 #include "support/configs.hpp"
 #include "support/fixtures.hpp"
 
@@ -102,6 +104,29 @@ TEST(ReplyLimits, ClientThatSendsButNeverReadsIsHeldBackAndTheOthersAreServed) {
   // Held back, nothing it sent or was sent moves: the idle timeout frees its
   // slot. (Reading now would let it go on: the daemon serves what it holds.)
   EXPECT_TRUE(limited.daemon.wait_for_log(local_address(*sluggard) + ": closed: silent for 2 s", 15s));
+}
+
+// A client that pipelines more than it reads: the daemon pauses and resumes
+// serving it many times over, and every reply arrives whole, once, in order.
+TEST(ReplyLimits, AClientThatReadsSlowlyGetsEveryReplyWholeOnceAndInOrder) {
+  LimitedDaemon limited("client_queue_bytes = 8192");
+  ASSERT_NE(limited.port, 0);
+  auto client = limited.connect(5s, /*receive_buffer=*/4096);
+  ASSERT_TRUE(client);
+  constexpr int kRequests = 4000;
+  std::string requests;
+  for (int id = 0; id < kRequests; ++id) requests += request_text("gpio_read", {{"pin", 2}}, id) + "\n";
+  std::thread sender([&] { EXPECT_TRUE(client->send_raw(requests, 60s)); });
+  for (int id = 0; id < kRequests; ++id) {
+    if (id % 200 == 0) std::this_thread::sleep_for(20ms);  // now and then the replies back up
+    const auto line = client->read_line(20s);
+    ASSERT_TRUE(line) << "reply " << id << " never came";
+    const json reply = json::parse(*line, nullptr, false);
+    ASSERT_FALSE(reply.is_discarded()) << "reply " << id << " is not JSON: " << line->substr(0, 200);
+    ASSERT_EQ(reply["id"], id) << "a reply twice or out of order";
+  }
+  sender.join();
+  EXPECT_TRUE(client->silent_for(300ms)) << "more replies than requests";
 }
 
 TEST(ReplyLimits, ClientThatNeverReadsItsNotificationsIsDropped) {
