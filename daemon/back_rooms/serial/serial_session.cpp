@@ -320,7 +320,8 @@ void SerialSession::on_written(boost::system::error_code ec, std::size_t n) {
     }
     job.done(std::unexpected(Error::domain(DomainError::WriteError, options_.port + ": write: " + ec.message())));
   }
-  if (state_ == SessionState::Open) write_next();
+  // `done` may have queued a write and started it: one write at a time on the port.
+  if (state_ == SessionState::Open && !writing_) write_next();
 }
 
 void SerialSession::fail_writes(const Error& error) {
