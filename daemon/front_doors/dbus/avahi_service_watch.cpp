@@ -171,8 +171,9 @@ struct ServiceWatch::Browse {
     pump.kick();  // what came in during the calls waits in sd-bus's queue
   }
 
-  // Found and Failure of every resolver of this connection; those of no
-  // instance still browsed are dropped.
+  // Every resolver signal of this connection: a Found of an instance still
+  // browsed is taken; the rest are dropped (a Failure leaves its instance
+  // unresolved until it is announced again).
   void resolver_signal(sdbus::Message& message) {
     const std::string path = message.getPath();
     const std::string member = message.getMemberName();
@@ -181,7 +182,12 @@ struct ServiceWatch::Browse {
     std::int32_t interface = 0, protocol = 0, address_protocol = 0;
     std::string name, found_type, domain, host, address;
     std::uint16_t port = 0;
-    message >> interface >> protocol >> name >> found_type >> domain >> host >> address_protocol >> address >> port;
+    try {
+      message >> interface >> protocol >> name >> found_type >> domain >> host >> address_protocol >> address >> port;
+    } catch (const sdbus::Error& e) {
+      log::warn("discovery", "a resolver's Found that does not read (", e.getMessage(), "): ignored");
+      return;
+    }
     later(
         [this, address_protocol, service = FoundService{name, address, port}] { resolved(address_protocol, service); });
   }
