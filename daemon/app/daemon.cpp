@@ -6,6 +6,7 @@
 #include <csignal>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -119,6 +120,7 @@ struct Daemon::Wiring {
   // _mcpu._tcp boards on the LAN, while a [[bridges]] table discovers one.
   std::unique_ptr<dbus::ServiceWatch> board_watch;
   std::vector<dbus::FoundService> found_boards;
+  std::set<std::string> waiting_bridges;  // ids of the discovering tables no board matched yet (said once)
 
   dbus::ControlSource control_source(dbus::BusKind bus) {
     return {[this] { return config.device; },
@@ -422,7 +424,18 @@ struct Daemon::Wiring {
       found_boards.clear();
     }
     const auto own = config.discovery.announce ? instance_name(config.discovery.name, config.device) : std::string();
-    bridges.reconcile(place_discovered_bridges(config.bridges, found_boards, own));
+    auto placed = place_discovered_bridges(config.bridges, found_boards, own);
+    std::set<std::string> waiting;
+    for (const auto& wanted : config.bridges) {
+      const auto is_it = [&](const bridge::BridgeConfig& b) { return b.id == wanted.id; };
+      if (wanted.discover.empty() || std::any_of(placed.begin(), placed.end(), is_it)) continue;
+      waiting.insert(wanted.id);
+      if (!waiting_bridges.contains(wanted.id))
+        log::info("bridge", wanted.id, ": no board on the LAN announces a name like '", wanted.discover,
+                  "' yet: bridged once one does");
+    }
+    waiting_bridges = std::move(waiting);
+    bridges.reconcile(std::move(placed));
   }
 
   void announce() {
