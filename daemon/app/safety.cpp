@@ -104,7 +104,7 @@ void Safety::register_tool() {
                          {"properties", {{"estop", {{"type", "string"}}}, {"since_ms", {{"type", "integer"}}}}},
                          {"required", {"estop"}}},
        .hints = {.destructive = false, .idempotent = true, .open_world = false, .from = HintsFrom::Mcpud}});
-  tool.invoke_for_caller = [this](const Caller& caller, json&& arguments, ToolReply&& reply) {
+  tool.invoke = [this](const Caller& caller, json&& arguments, ToolReply&& reply) {
     // Reset is a human's decision: no argument, tool or door of MCP reaches it.
     if (arguments.contains("reset")) {
       reply(std::unexpected(Error::domain(DomainError::NotAuthorized,

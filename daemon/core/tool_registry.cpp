@@ -68,13 +68,8 @@ void invoke_checked(const Tool& tool, const Caller& caller, nlohmann::json& argu
     reply(std::move(result));
     return;
   }
-  guarded(std::move(reply), [&](ToolReply guarded_reply) {
-    if (tool.invoke_for_caller) {
-      tool.invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
-    } else {
-      tool.invoke(std::move(arguments), std::move(guarded_reply));
-    }
-  });
+  guarded(std::move(reply),
+          [&](ToolReply guarded_reply) { tool.run(caller, std::move(arguments), std::move(guarded_reply)); });
 }
 
 }  // namespace
@@ -84,6 +79,7 @@ ToolRegistry::~ToolRegistry() = default;
 
 Result<void> ToolRegistry::add(Tool tool) {
   if (tool.name.empty()) return std::unexpected(Error::invalid_params("tool name is empty"));
+  if (!tool.runnable()) return std::unexpected(Error::invalid_params("tool '" + tool.name + "' has nothing to run"));
   if (by_name_.contains(tool.name)) {
     return std::unexpected(Error::invalid_params("a tool named '" + tool.name + "' already exists"));
   }
@@ -193,11 +189,7 @@ void ToolRegistry::call(const Caller& caller, std::string_view name, nlohmann::j
       guarded_reply(std::unexpected(std::move(checked.error())));
       return;
     }
-    if (tool->invoke_for_caller) {
-      tool->invoke_for_caller(caller, std::move(arguments), std::move(guarded_reply));
-    } else {
-      tool->invoke(std::move(arguments), std::move(guarded_reply));
-    }
+    tool->run(caller, std::move(arguments), std::move(guarded_reply));
     // A tool that reads its arguments in place leaves them here: freed without
     // nlohmann's flattening (json_dispose.hpp). One that kept them moved them out.
     dispose(arguments);

@@ -444,7 +444,7 @@ void add_gpio_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, 
        .output_schema = pin_output(
            {{"value", kBoolean}, {"dry_run", kBoolean}, {"reverts_after_ms", kInteger}, {"revert_reason", kString}}),
        .hints = kDrivesLoads});
-  tool.invoke_for_caller = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
+  tool.invoke = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
     reply(gpio_write(pins, guard, events, caller, args, false));
   };
   tool.invoke_as_text = [&pins, guard, events](const Caller& caller, const json& args) {
@@ -465,7 +465,7 @@ void add_pwm_write(ToolRegistry& registry, PinTable& pins, OutputGuard* guard, E
                                                      {"reverts_after_ms", kInteger},
                                                      {"revert_reason", kString}}),
                         .hints = kDrivesLoads});
-  tool.invoke_for_caller = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
+  tool.invoke = [&pins, guard, events](const Caller& caller, json&& args, ToolReply&& reply) {
     auto result = pwm_write(pins, guard, caller, args);
     if (result && !args.value("dry_run", false) && events && events->wanted(EventKind::PinChanged)) {
       json changed = *result;

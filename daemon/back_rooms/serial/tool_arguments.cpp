@@ -59,7 +59,7 @@ void add_tool(ToolRegistry& registry, std::string name, std::string title, std::
                          .output_schema = std::move(output),
                          .hints = hints});
   tool.coerce_numeric_strings = true;  // clients send "9600" for 9600
-  tool.invoke_for_caller = std::move(invoke);
+  tool.invoke = std::move(invoke);
   // Names are fixed and registered once; a clash is a programming error.
   if (auto added = registry.add(std::move(tool)); !added) throw std::logic_error(added.error().message);
 }

@@ -105,6 +105,26 @@ TEST(ToolRegistry, Add_RejectsAnEmptyName) {
   EXPECT_EQ(registry.size(), 0u);
 }
 
+// A tool runs one way or the other, by the type of its invoke; with neither
+// it is refused, not registered to fail when called.
+TEST(ToolRegistry, Add_RejectsAToolWithNothingToRunAndRunsEitherKind) {
+  ToolRegistry registry;
+  Tool idle = echo_tool("idle");
+  idle.invoke = ToolInvoke();
+  const auto added = registry.add(std::move(idle));
+  ASSERT_FALSE(added);
+  EXPECT_EQ(added.error().message, "tool 'idle' has nothing to run");
+
+  Tool whose = echo_tool("whose");
+  whose.invoke = [](const Caller& caller, json&&, ToolReply&& reply) { reply(json(caller.peer)); };
+  ASSERT_TRUE(registry.add(std::move(whose)));
+  Caller caller;
+  caller.peer = "127.0.0.1:4000";
+  EXPECT_EQ(call(registry, "whose", json::object(), "params", caller).value(), "127.0.0.1:4000");
+  ASSERT_TRUE(registry.add(echo_tool("plain")));
+  EXPECT_EQ(call(registry, "plain", json{{"a", 1}}).value(), (json{{"a", 1}}));
+}
+
 TEST(ToolRegistry, RemoveOwner_RemovesOnlyThatOwnersTools) {
   ToolRegistry registry;
   ASSERT_TRUE(registry.add(echo_tool("a1", "a")));
@@ -140,7 +160,7 @@ TEST(ToolRegistry, RemoveOwner_KeepsAToolFoundEarlierAlive) {
   registry.remove_owner("a");
   ASSERT_NE(held, nullptr);
   EXPECT_EQ(held->name, "x");
-  EXPECT_TRUE(static_cast<bool>(held->invoke));
+  EXPECT_TRUE(held->runnable());
 }
 
 TEST(ToolRegistry, Call_UnknownToolIsMethodNotFound) {

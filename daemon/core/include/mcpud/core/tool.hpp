@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -82,7 +83,7 @@ struct Caller {
 
 // A synchronous call answering with its result already serialized
 // (rpc::serialized_result, json_rpc.hpp), or as a value when it cannot; it
-// gets the caller, as invoke_for_caller does (an output remembers who drove it).
+// gets the caller, as a CallerInvoke does (an output remembers who drove it).
 using TextInvoke = std::function<ToolResult(const Caller& caller, const nlohmann::json& arguments)>;
 
 // For a tool whose answer depends on which client asks.
@@ -104,16 +105,25 @@ struct Tool {
   // Runs before validation, to accept an older form of the arguments (e.g. a pin
   // name given in `pin` now that names have their own `name` property).
   std::function<void(nlohmann::json& arguments)> upgrade_arguments;
-  ToolInvoke invoke;  // receives arguments already validated, defaults filled in
-  // Instead of `invoke`, when set: for tools whose answer depends on which
-  // client asks (a serial session belongs to the client that opened it).
-  // `caller` lives only for the call; keep a copy of what is needed later.
-  CallerInvoke invoke_for_caller;
+  // How it runs, on arguments already validated with defaults filled in: one
+  // of two by type. A ToolInvoke gets the arguments alone; a CallerInvoke also
+  // which client asks, for tools whose answer depends on it (a serial session
+  // belongs to the client that opened it; `caller` lives only for the call,
+  // keep a copy of what is needed later). The registry takes no tool without one.
+  std::variant<ToolInvoke, CallerInvoke> invoke;
   // Beside `invoke`, optional: the same call, same effects, answering with its
   // result as JSON text, for callers that take text results (Caller). The
   // calls agents make most (gpio_write, gpio_read) skip building a value only
   // to serialize it.
   TextInvoke invoke_as_text;
+
+  bool runnable() const {
+    return std::visit([](const auto& run) { return static_cast<bool>(run); }, invoke);
+  }
+  void run(const Caller& caller, nlohmann::json&& arguments, ToolReply&& reply) const {
+    if (const auto* plain = std::get_if<ToolInvoke>(&invoke)) return (*plain)(std::move(arguments), std::move(reply));
+    std::get<CallerInvoke>(invoke)(caller, std::move(arguments), std::move(reply));
+  }
 };
 
 // What every back room says of a tool it offers; the rest (invoke first of
